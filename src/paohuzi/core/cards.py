@@ -1,0 +1,201 @@
+"""Cards and faces (RULES.md §1).
+
+A face is an ``int`` 0–19: 0–9 are the small faces 一…十 (小字), 10–19 the big
+faces 壹…拾 (大字). Plain ints keep count vectors and the engine fast; :class:`Face`
+gives them names. Copies of a face are indistinguishable, so a hand is a multiset
+of faces, usually held as a count vector of length 20.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+
+from .errors import HandError, NotationError
+
+__all__ = [
+    "Face",
+    "NUM_FACES",
+    "COPIES",
+    "DECK_SIZE",
+    "SMALL_GLYPHS",
+    "BIG_GLYPHS",
+    "RED_NUMBERS",
+    "number",
+    "is_big",
+    "is_red",
+    "face_of",
+    "glyph",
+    "ascii_name",
+    "parse_face",
+    "parse_faces",
+    "format_faces",
+    "counts_of",
+    "faces_of_counts",
+    "full_deck",
+    "check_counts",
+]
+
+NUM_FACES = 20
+COPIES = 4
+DECK_SIZE = NUM_FACES * COPIES
+
+SMALL_GLYPHS = "一二三四五六七八九十"
+BIG_GLYPHS = "壹贰叁肆伍陆柒捌玖拾"
+RED_NUMBERS = frozenset({2, 7, 10})
+
+
+class Face(IntEnum):
+    """The 20 faces; ``Face.S1`` is 一 (small one), ``Face.B10`` is 拾 (big ten)."""
+
+    S1 = 0
+    S2 = 1
+    S3 = 2
+    S4 = 3
+    S5 = 4
+    S6 = 5
+    S7 = 6
+    S8 = 7
+    S9 = 8
+    S10 = 9
+    B1 = 10
+    B2 = 11
+    B3 = 12
+    B4 = 13
+    B5 = 14
+    B6 = 15
+    B7 = 16
+    B8 = 17
+    B9 = 18
+    B10 = 19
+
+    def __str__(self) -> str:
+        return glyph(self)
+
+
+_GLYPHS = SMALL_GLYPHS + BIG_GLYPHS
+_RED = tuple((f % 10) + 1 in RED_NUMBERS for f in range(NUM_FACES))
+_GLYPH_TO_FACE = {g: i for i, g in enumerate(_GLYPHS)}
+_ASCII_TO_FACE = {f"{'sb'[i // 10]}{i % 10 + 1}": i for i in range(NUM_FACES)}
+
+
+def _check_face(face: int) -> int:
+    if not isinstance(face, int) or not 0 <= face < NUM_FACES:
+        raise NotationError(f"not a face index 0-19: {face!r}")
+    return face
+
+
+def number(face: int) -> int:
+    """The number 1–10 of a face."""
+    return _check_face(face) % 10 + 1
+
+
+def is_big(face: int) -> bool:
+    """True for the big faces 壹…拾 (大字)."""
+    return _check_face(face) >= 10
+
+
+def is_red(face: int) -> bool:
+    """True for 二 七 十 贰 柒 拾, the red faces that decide 点胡/红胡/乌胡."""
+    return _RED[_check_face(face)]
+
+
+def face_of(num: int, big: bool) -> int:
+    """The face with this number (1–10) and size."""
+    if not isinstance(num, int) or not 1 <= num <= 10:
+        raise NotationError(f"not a card number 1-10: {num!r}")
+    return num - 1 + (10 if big else 0)
+
+
+def glyph(face: int) -> str:
+    """The canonical Chinese glyph of a face."""
+    return _GLYPHS[_check_face(face)]
+
+
+def ascii_name(face: int) -> str:
+    """The ASCII alias of a face: ``s1``…``s10``, ``b1``…``b10``."""
+    f = _check_face(face)
+    return f"{'sb'[f // 10]}{f % 10 + 1}"
+
+
+def parse_face(text: str) -> int:
+    """Parse one face from a glyph (``贰``) or its ASCII alias (``b2``)."""
+    s = text.strip()
+    if s in _GLYPH_TO_FACE:
+        return _GLYPH_TO_FACE[s]
+    face = _ASCII_TO_FACE.get(s.lower())
+    if face is None:
+        raise NotationError(f"unknown card {text!r}: expected one of {_GLYPHS} or s1..s10/b1..b10")
+    return face
+
+
+def parse_faces(text: str) -> tuple[int, ...]:
+    """Parse a run of faces in either notation, with or without spaces or commas.
+
+    >>> parse_faces("壹贰叁 s10")
+    (10, 11, 12, 9)
+    """
+    out: list[int] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in " \t\n,，、":
+            i += 1
+            continue
+        face = _GLYPH_TO_FACE.get(ch)
+        if face is not None:
+            out.append(face)
+            i += 1
+            continue
+        if ch in "sbSB":
+            j = i + 1
+            while j < n and text[j].isascii() and text[j].isdigit():
+                j += 1
+            digits = text[i + 1 : j]
+            # s10 vs s1 followed by 0: numbers are 1..10, so a two-digit "10" is ten.
+            if digits.startswith("10"):
+                digits_used = "10"
+            else:
+                digits_used = digits[:1]
+            if digits_used and 1 <= int(digits_used) <= 10:
+                out.append(int(digits_used) - 1 + (10 if ch in "bB" else 0))
+                i = i + 1 + len(digits_used)
+                continue
+        raise NotationError(
+            f"unknown card {ch!r} at position {i} in {text!r}: "
+            f"expected glyphs {_GLYPHS} or s1..s10/b1..b10"
+        )
+    return tuple(out)
+
+
+def format_faces(faces: Iterable[int], ascii: bool = False, sep: str = "") -> str:
+    """Format faces as glyphs (default) or ASCII aliases (space-separated)."""
+    if ascii:
+        return (sep or " ").join(ascii_name(f) for f in faces)
+    return sep.join(glyph(f) for f in faces)
+
+
+def counts_of(faces: Iterable[int]) -> list[int]:
+    """The count vector (length 20) of a multiset of faces."""
+    c = [0] * NUM_FACES
+    for f in faces:
+        c[_check_face(f)] += 1
+    return c
+
+
+def faces_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
+    """The sorted faces of a count vector."""
+    return tuple(f for f in range(NUM_FACES) for _ in range(counts[f]))
+
+
+def full_deck() -> tuple[int, ...]:
+    """All 80 cards in face order."""
+    return tuple(f for f in range(NUM_FACES) for _ in range(COPIES))
+
+
+def check_counts(counts: Sequence[int], what: str = "cards") -> None:
+    """Reject more than four copies of any face."""
+    for f, c in enumerate(counts):
+        if c > COPIES:
+            raise HandError(f"{what}: {c} copies of {glyph(f)} (only {COPIES} exist)")
