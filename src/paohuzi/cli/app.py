@@ -1,0 +1,17 @@
+"""The typer application; each command lives in its own module."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="paohuzi",
+    help="红拐弯跑胡子: score hands, simulate, play against bots.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+@app.callback()
+def _root() -> None:
+    """红拐弯跑胡子 (Hong Guai Wan Paohuzi)."""
