@@ -40,3 +40,34 @@ __all__ = [
     "settle",
     "waits",
 ]
+
+from .core.actions import Action, ActionKind, parse_action  # noqa: E402
+from .core.engine import Deal, Phase, RoundResult, State, new_game, random_deal  # noqa: E402
+from .core.events import Event, EventKind  # noqa: E402
+from .core.match import Match, replay_match  # noqa: E402
+from .core.record import dumps, loads, replay, round_record  # noqa: E402
+from .core.views import SeatView, ViewGroup, censored_log, view  # noqa: E402
+
+__all__ += [
+    "Action",
+    "ActionKind",
+    "Deal",
+    "Event",
+    "EventKind",
+    "Match",
+    "Phase",
+    "RoundResult",
+    "SeatView",
+    "State",
+    "ViewGroup",
+    "censored_log",
+    "dumps",
+    "loads",
+    "new_game",
+    "parse_action",
+    "random_deal",
+    "replay",
+    "replay_match",
+    "round_record",
+    "view",
+]

@@ -1,0 +1,214 @@
+"""Actions, their dense integer ids and their text forms.
+
+Id ranges (stable; the AI environment uses them as its action space):
+
+==========  =====================================================
+0–19        打 discard the face with this index
+20          过 pass (decline every claim offered)
+21          胡 win with the card on offer
+22          碰 peng the card on offer
+23–316      吃 the card on offer: ``23 + s0*49 + b1*7 + b2``
+==========  =====================================================
+
+A 吃 id is relative to the card X on offer: ``s0`` is the shape of the 吃 group and
+``b1 <= b2`` the shapes of the 比 groups (6 = none). Shapes, for X:
+0 = (X−2, X−1, X), 1 = (X−1, X, X+1), 2 = (X, X+1, X+2), 3 = 二七十 of X's size,
+4 = (X, X, X') and 5 = (X, X', X') where X' is X's number in the other size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import NUM_FACES, ascii_name, format_faces, glyph, parse_faces
+from .errors import NotationError
+from .groups import Group, GroupKind
+
+__all__ = [
+    "ActionKind",
+    "Action",
+    "NUM_ACTIONS",
+    "PASS_ID",
+    "HU_ID",
+    "PENG_ID",
+    "CHI_BASE",
+    "NO_SHAPE",
+    "shape_faces",
+    "chi_id",
+    "parse_action",
+]
+
+PASS_ID = 20
+HU_ID = 21
+PENG_ID = 22
+CHI_BASE = 23
+NO_SHAPE = 6
+NUM_ACTIONS = CHI_BASE + 6 * 49
+
+
+class ActionKind(Enum):
+    DISCARD = "打"
+    PASS = "过"
+    HU = "胡"
+    PENG = "碰"
+    CHI = "吃"
+
+    @property
+    def ascii(self) -> str:
+        return self.name.lower()
+
+
+def shape_faces(x: int, shape: int) -> tuple[int, int, int] | None:
+    """The sorted faces of shape ``shape`` around face ``x``, or None if impossible."""
+    num = x % 10
+    base = x - num
+    other = x + 10 if x < 10 else x - 10
+    if shape == 0:
+        return (x - 2, x - 1, x) if num >= 2 else None
+    if shape == 1:
+        return (x - 1, x, x + 1) if 1 <= num <= 8 else None
+    if shape == 2:
+        return (x, x + 1, x + 2) if num <= 7 else None
+    if shape == 3:
+        return (base + 1, base + 6, base + 9) if num in (1, 6, 9) else None
+    if shape == 4:
+        return tuple(sorted((x, x, other)))  # type: ignore[return-value]
+    if shape == 5:
+        return tuple(sorted((x, other, other)))  # type: ignore[return-value]
+    return None
+
+
+def chi_id(s0: int, b1: int = NO_SHAPE, b2: int = NO_SHAPE) -> int:
+    if b1 > b2:
+        b1, b2 = b2, b1
+    return CHI_BASE + s0 * 49 + b1 * 7 + b2
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision. ``face`` is the discarded card or the card on offer."""
+
+    kind: ActionKind
+    face: int | None = None
+    groups: tuple[Group, ...] = ()  # 吃: the 吃 group then its 比 groups
+    id: int = -1
+
+    @staticmethod
+    def from_id(action_id: int, card: int | None = None) -> Action:
+        """Build an action from its id; ``card`` is the card on offer (for 碰/吃/胡)."""
+        if not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
+            raise NotationError(f"action id must be 0..{NUM_ACTIONS - 1}, got {action_id!r}")
+        if action_id < NUM_FACES:
+            return Action(ActionKind.DISCARD, action_id, (), action_id)
+        if action_id == PASS_ID:
+            return Action(ActionKind.PASS, card, (), action_id)
+        if action_id == HU_ID:
+            return Action(ActionKind.HU, card, (), action_id)
+        if action_id == PENG_ID:
+            if card is None:
+                raise NotationError("a 碰 needs the card on offer")
+            return Action(ActionKind.PENG, card, (Group(GroupKind.PENG, (card,) * 3),), action_id)
+        if card is None:
+            raise NotationError(f"吃 id {action_id} needs the card on offer")
+        r = action_id - CHI_BASE
+        s0, b1, b2 = r // 49, (r // 7) % 7, r % 7
+        groups = []
+        for s in (s0, b1, b2):
+            if s == NO_SHAPE:
+                continue
+            faces = shape_faces(card, s)
+            if faces is None or (s == s0 and s0 == NO_SHAPE):
+                raise NotationError(f"吃 id {action_id} is impossible for {glyph(card)}")
+            groups.append(Group(GroupKind.CHI, faces))
+        if s0 == NO_SHAPE or b1 > b2:
+            raise NotationError(f"吃 id {action_id} is not canonical")
+        return Action(ActionKind.CHI, card, tuple(groups), action_id)
+
+    def text(self, ascii: bool = False) -> str:
+        """Text form: ``打:五``, ``过``, ``胡``, ``碰:五``, ``吃:三四五 比:五五伍``."""
+        k = self.kind
+        name = k.ascii if ascii else k.value
+        if k is ActionKind.DISCARD or k is ActionKind.PENG:
+            assert self.face is not None
+            return f"{name}:{ascii_name(self.face) if ascii else glyph(self.face)}"
+        if k is ActionKind.CHI:
+            parts = []
+            for i, g in enumerate(self.groups):
+                label = name if i == 0 else ("bi" if ascii else "比")
+                parts.append(f"{label}:{format_faces(g.faces, ascii=ascii, sep=',' if ascii else '')}")
+            return " ".join(parts)
+        return name
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+_KIND_WORDS = {
+    "打": ActionKind.DISCARD,
+    "discard": ActionKind.DISCARD,
+    "d": ActionKind.DISCARD,
+    "过": ActionKind.PASS,
+    "pass": ActionKind.PASS,
+    "p": ActionKind.PASS,
+    "胡": ActionKind.HU,
+    "hu": ActionKind.HU,
+    "碰": ActionKind.PENG,
+    "peng": ActionKind.PENG,
+    "吃": ActionKind.CHI,
+    "chi": ActionKind.CHI,
+}
+
+
+def parse_action(text: str, card: int | None = None) -> Action:
+    """Parse an action's text form; ``card`` is the card on offer, if any.
+
+    >>> parse_action("打:五").id
+    4
+    """
+    s = text.strip()
+    if not s:
+        raise NotationError("empty action")
+    tokens = s.replace("：", ":").split()
+    head, _, rest = tokens[0].partition(":")
+    kind = _KIND_WORDS.get(head.lower())
+    if kind is None:
+        raise NotationError(f"unknown action {text!r}: expected 打/过/胡/碰/吃 (discard/pass/hu/peng/chi)")
+    try:
+        if kind is ActionKind.DISCARD:
+            faces = parse_faces(rest)
+            if len(faces) != 1 or len(tokens) != 1:
+                raise NotationError("a discard names one card")
+            return Action.from_id(faces[0])
+        if kind is ActionKind.PASS:
+            return Action.from_id(PASS_ID, card)
+        if kind is ActionKind.HU:
+            return Action.from_id(HU_ID, card)
+        if kind is ActionKind.PENG:
+            if rest:
+                faces = parse_faces(rest)
+                if not faces or any(f != faces[0] for f in faces) or (card is not None and faces[0] != card):
+                    raise NotationError("a 碰 names the card on offer")
+                card = faces[0]
+            return Action.from_id(PENG_ID, card)
+        # 吃: first token is the 吃 group, then 比:... groups
+        if card is None:
+            raise NotationError("a 吃 needs the card on offer")
+        shapes = []
+        for i, tok in enumerate(tokens):
+            label, _, cards = tok.partition(":")
+            if i > 0 and label.lower() not in ("比", "bi"):
+                raise NotationError(f"expected 比:... after the 吃 group, got {tok!r}")
+            faces = tuple(sorted(parse_faces(cards)))
+            for shp in range(6):
+                if shape_faces(card, shp) == faces:
+                    shapes.append(shp)
+                    break
+            else:
+                raise NotationError(f"{format_faces(faces)!r} is no group around {glyph(card)}")
+        if len(shapes) > 3:
+            raise NotationError("a 吃 has at most two 比 groups")
+        bis = sorted(shapes[1:]) + [NO_SHAPE] * (3 - len(shapes))
+        return Action.from_id(chi_id(shapes[0], bis[0], bis[1]), card)
+    except NotationError as e:
+        raise NotationError(f"bad action {text!r}: {e}") from None

@@ -1,0 +1,915 @@
+"""The round as a pure, seeded, replayable state machine (RULES.md §3–§13).
+
+``new_game`` deals (chance is the seed, or a fixed :class:`Deal`), then the engine
+runs every forced step itself — dealt 提, draws, forced 提/偎/跑, cards nobody claims —
+and stops only where a seat must decide: a discard, or a claim window (§5, §6) in
+which every eligible seat answers at once and the highest claim is applied. Each
+transition returns its events and appends them to ``state.log``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from enum import Enum
+
+from .actions import (
+    CHI_BASE,
+    HU_ID,
+    NO_SHAPE,
+    NUM_ACTIONS,
+    PASS_ID,
+    PENG_ID,
+    Action,
+    chi_id,
+    parse_action,
+    shape_faces,
+)
+from .cards import COPIES, DECK_SIZE, NUM_FACES, counts_of, format_faces, full_deck, glyph
+from .errors import IllegalActionError, RecordError
+from .events import Event, EventKind
+from .groups import Group, GroupKind
+from .hand import WinResult, complete_size, evaluate_counts
+from .rules import HONG_GUAI_WAN, RuleSet
+from .scoring import settle
+
+__all__ = [
+    "Phase",
+    "Deal",
+    "TableGroup",
+    "RoundResult",
+    "Window",
+    "State",
+    "new_game",
+    "random_deal",
+]
+
+_QUADS = (GroupKind.TI, GroupKind.PAO)
+_T = GroupKind
+
+
+# Pre-built same-face groups: _SAME[kind][face].
+_SAME: dict[GroupKind, tuple[Group, ...]] = {
+    k: tuple(Group(k, (f,) * k.size) for f in range(NUM_FACES))
+    for k in (_T.TI, _T.PAO, _T.WEI, _T.CHOUWEI, _T.PENG)
+}
+
+# Faces that can share a group with face x (same face, other size, ±2, 二七十).
+_REL = [0] * NUM_FACES
+for _x in range(NUM_FACES):
+    for _s in range(6):
+        _g = shape_faces(_x, _s)
+        if _g is not None:
+            for _f in _g:
+                _REL[_x] |= 1 << _f
+    _REL[_x] |= 1 << _x
+
+
+# For each face x: (shape, its faces, the hand cards a 吃 of that shape needs).
+_SHAPES: list[list[tuple[int, tuple[int, int, int], tuple[int, ...]]]] = []
+for _x in range(NUM_FACES):
+    _lst = []
+    for _s in range(6):
+        _g = shape_faces(_x, _s)
+        if _g is not None:
+            _need = list(_g)
+            _need.remove(_x)
+            _lst.append((_s, _g, tuple(_need)))
+    _SHAPES.append(_lst)
+
+
+@lru_cache(maxsize=None)
+def _chi_action(aid: int, x: int) -> Action:
+    return Action.from_id(aid, x)
+
+
+class Phase(Enum):
+    DISCARD = "discard"
+    CLAIM = "claim"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Who got what: each seat's dealt hand and the stock, top card first.
+
+    The dealer's hand has 21 cards, the last of which is the 亮张; the others 20.
+    """
+
+    dealer: int
+    hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    stock: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.dealer not in (0, 1, 2):
+            raise RecordError(f"dealer must be seat 0, 1 or 2, got {self.dealer!r}")
+        sizes = [len(h) for h in self.hands]
+        want = [21 if s == self.dealer else 20 for s in range(3)]
+        if len(self.hands) != 3 or sizes != want:
+            raise RecordError(f"dealt hands must hold {want} cards, got {sizes}")
+        if len(self.stock) != DECK_SIZE - 61:
+            raise RecordError(f"the stock must hold 19 cards, got {len(self.stock)}")
+        counts = counts_of([f for h in self.hands for f in h] + list(self.stock))
+        if any(c != COPIES for c in counts):
+            bad = [f"{glyph(f)}×{c}" for f, c in enumerate(counts) if c != COPIES]
+            raise RecordError(f"a deal must use all 80 cards once: {' '.join(bad)}")
+
+    @property
+    def liangzhang(self) -> int:
+        """亮张: the dealer's 21st card, shown to everyone (§3)."""
+        return self.hands[self.dealer][-1]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "dealer": self.dealer,
+            "hands": [format_faces(h) for h in self.hands],
+            "stock": format_faces(self.stock),
+        }
+
+    @staticmethod
+    def from_dict(d: dict[str, object]) -> Deal:
+        from .cards import parse_faces
+
+        try:
+            hands = d["hands"]
+            assert isinstance(hands, list)
+            h = tuple(parse_faces(str(x)) for x in hands)
+            dealer = d["dealer"]
+            assert isinstance(dealer, int)
+            return Deal(dealer, (h[0], h[1], h[2]), parse_faces(str(d["stock"])))
+        except (KeyError, AssertionError, IndexError) as e:
+            raise RecordError(f"bad deal {d!r}: {e}") from None
+
+
+def random_deal(seed: int, dealer: int) -> Deal:
+    """Shuffle all 80 cards with ``random.Random(seed)`` and deal them."""
+    deck = list(full_deck())
+    random.Random(seed).shuffle(deck)
+    hands: list[tuple[int, ...]] = []
+    pos = 0
+    for s in range(3):
+        n = 21 if s == dealer else 20
+        hands.append(tuple(deck[pos : pos + n]))
+        pos += n
+    return Deal(dealer, (hands[0], hands[1], hands[2]), tuple(deck[pos:]))
+
+
+@dataclass(frozen=True, slots=True)
+class TableGroup:
+    """A group on a seat's table; ``hidden`` ones (偎, dealt 提) lie face down."""
+
+    group: Group
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    winner: int | None  # None: 荒庄
+    win: WinResult | None
+    deltas: tuple[int, int, int]
+    balances: tuple[int, int, int]  # after settlement
+    next_dealer: int
+
+
+@dataclass(slots=True)
+class Window:
+    """A card on offer and what each seat may do with it (§5 steps 1–5, §6)."""
+
+    card: int
+    source: int  # drawer or discarder
+    from_draw: bool
+    last_card: bool
+    options: dict[int, tuple[int, ...]]  # seat -> legal action ids (PASS included)
+    answers: dict[int, int] = field(default_factory=dict)
+    hu: dict[int, WinResult] = field(default_factory=dict)
+    chi: dict[int, dict[int, Action]] = field(default_factory=dict)
+    order: tuple[int, ...] = ()  # seat priority for 胡 / 吃
+    forced_pao: int = -1  # seat that must 跑 if nobody wins
+    after_own: bool = False  # 提胡/偎胡 window: on pass the drawer goes on (§5 step 1)
+
+    def copy(self) -> Window:
+        return Window(
+            self.card,
+            self.source,
+            self.from_draw,
+            self.last_card,
+            self.options,
+            dict(self.answers),
+            self.hu,
+            self.chi,
+            self.order,
+            self.forced_pao,
+            self.after_own,
+        )
+
+
+def _rank(w: Window, seat: int, aid: int) -> int:
+    """Claim priority, lower first: 胡 by seat order, then 碰, then 吃 by seat order."""
+    if aid == HU_ID:
+        return w.order.index(seat)
+    if aid == PENG_ID:
+        return 4
+    if aid >= CHI_BASE:
+        return 5 + w.order.index(seat)
+    return 99
+
+
+class State:
+    """One round. Mutate only through :meth:`apply` / :meth:`apply_fast`."""
+
+    __slots__ = (
+        "rules",
+        "seed",
+        "deal",
+        "dealer",
+        "hands",
+        "tables",
+        "piles",
+        "stock",
+        "chou_chi",
+        "chou_peng",
+        "dead",
+        "phase",
+        "turn",
+        "window",
+        "log",
+        "decisions",
+        "version",
+        "balances",
+        "result",
+        "draws",
+        "win_card",
+        "balances_at_start",
+    )
+
+    rules: RuleSet
+    seed: int | None
+    deal: Deal
+    dealer: int
+    hands: list[list[int]]
+    tables: list[list[TableGroup]]
+    piles: list[list[int]]
+    stock: list[int]  # remaining stock, top card last (pop())
+    chou_chi: list[int]  # bit masks of faces
+    chou_peng: list[int]
+    dead: list[bool]
+    phase: Phase
+    turn: int  # the seat that must discard (Phase.DISCARD)
+    window: Window | None
+    log: list[Event]
+    decisions: list[tuple[int, int]]
+    version: int
+    balances: tuple[int, int, int]
+    result: RoundResult | None
+    draws: int
+    balances_at_start: tuple[int, int, int]
+    win_card: int  # the winning card when it was not yet in the winner's groups, else -1
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def _blank(cls) -> State:
+        return cls.__new__(cls)
+
+    def clone(self) -> State:
+        """A cheap independent copy (for search): the log and decisions are shared prefixes copied."""
+        s = State.__new__(State)
+        s.rules = self.rules
+        s.seed = self.seed
+        s.deal = self.deal
+        s.dealer = self.dealer
+        s.hands = [h[:] for h in self.hands]
+        s.tables = [t[:] for t in self.tables]
+        s.piles = [p[:] for p in self.piles]
+        s.stock = self.stock[:]
+        s.chou_chi = self.chou_chi[:]
+        s.chou_peng = self.chou_peng[:]
+        s.dead = self.dead[:]
+        s.phase = self.phase
+        s.turn = self.turn
+        s.window = self.window.copy() if self.window is not None else None
+        s.log = self.log[:]
+        s.decisions = self.decisions[:]
+        s.version = self.version
+        s.balances = self.balances
+        s.result = self.result
+        s.draws = self.draws
+        s.win_card = self.win_card
+        s.balances_at_start = self.balances_at_start
+        return s
+
+    # ------------------------------------------------------------ inspection
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def stock_count(self) -> int:
+        return len(self.stock)
+
+    @property
+    def liangzhang(self) -> int:
+        return self.deal.liangzhang
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must decide now (several in a claim window, in priority order)."""
+        if self.phase is Phase.DISCARD:
+            return (self.turn,)
+        if self.phase is Phase.CLAIM:
+            w = self.window
+            assert w is not None
+            return tuple(s for s in w.order if s in w.options and s not in w.answers)
+        return ()
+
+    def legal_ids(self, seat: int) -> tuple[int, ...]:
+        """Legal action ids of ``seat`` now (empty if it has nothing to decide)."""
+        if self.phase is Phase.DISCARD:
+            if seat != self.turn:
+                return ()
+            h = self.hands[seat]
+            ids = tuple(f for f in range(NUM_FACES) if 0 < h[f] < 3)
+            if not ids:  # only with dead_hand off: a 坎 must be broken
+                ids = tuple(f for f in range(NUM_FACES) if h[f])
+            return ids
+        if self.phase is Phase.CLAIM:
+            w = self.window
+            assert w is not None
+            if seat in w.answers:
+                return ()
+            return w.options.get(seat, ())
+        return ()
+
+    def action(self, seat: int, aid: int) -> Action:
+        """The :class:`Action` of id ``aid`` for ``seat`` now."""
+        w = self.window
+        if aid >= CHI_BASE and w is not None and seat in w.chi and aid in w.chi[seat]:
+            return w.chi[seat][aid]
+        return Action.from_id(aid, w.card if w is not None and aid >= NUM_FACES else None)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return [self.action(seat, a) for a in self.legal_ids(seat)]
+
+    def table_groups(self, seat: int) -> tuple[Group, ...]:
+        return tuple(t.group for t in self.tables[seat])
+
+    def owned(self, seat: int) -> int:
+        """T of §9: hand plus every table card."""
+        return sum(self.hands[seat]) + sum(len(t.group.faces) for t in self.tables[seat])
+
+    def quads(self, seat: int) -> int:
+        """k of §9: 提 and 跑 owned."""
+        return sum(1 for t in self.tables[seat] if t.group.kind in _QUADS)
+
+    def owes_discard(self, seat: int) -> bool:
+        """§9 (八块): discard exactly when T = W(k)."""
+        return self.owned(seat) == complete_size(self.quads(seat))
+
+    def card_counts(self) -> list[int]:
+        """Every card accounted for, by face: hands, tables, piles, stock, card on offer."""
+        c = [0] * NUM_FACES
+        for s in range(3):
+            for f in range(NUM_FACES):
+                c[f] += self.hands[s][f]
+            for t in self.tables[s]:
+                for f in t.group.faces:
+                    c[f] += 1
+            for f in self.piles[s]:
+                c[f] += 1
+        for f in self.stock:
+            c[f] += 1
+        w = self.window
+        if w is not None and self.phase is Phase.CLAIM and not w.after_own:
+            c[w.card] += 1
+        if self.win_card >= 0:
+            c[self.win_card] += 1
+        return c
+
+    # ------------------------------------------------------------ transitions
+
+    def apply(self, action: Action | int | str, seat: int | None = None, version: int | None = None) -> list[Event]:
+        """Checked apply: rejects out-of-turn, illegal and stale actions.
+
+        ``seat`` defaults to the only seat to act; ``version`` (if given) must match
+        ``state.version`` so a client acting on an old view is refused.
+        """
+        if version is not None and version != self.version:
+            raise IllegalActionError(f"stale action {action!s}: state is at version {self.version}, not {version}")
+        if self.phase is Phase.OVER:
+            raise IllegalActionError(f"the round is over; cannot apply {action!s}")
+        acting = self.to_act()
+        if seat is None:
+            if len(acting) != 1:
+                raise IllegalActionError(f"several seats {list(acting)} must act: name the seat for {action!s}")
+            seat = acting[0]
+        if seat not in (0, 1, 2):
+            raise IllegalActionError(f"no seat {seat!r}")
+        if seat not in acting:
+            raise IllegalActionError(f"seat {seat} is not to act now (waiting for {list(acting)}); got {action!s}")
+        card = self.window.card if self.window is not None else None
+        if isinstance(action, str):
+            aid = parse_action(action, card).id
+        elif isinstance(action, Action):
+            aid = action.id
+        elif isinstance(action, int) and not isinstance(action, bool):
+            aid = action
+        else:
+            raise IllegalActionError(f"not an action: {action!r}")
+        legal = self.legal_ids(seat)
+        if aid not in legal:
+            txt = action if isinstance(action, str) else self._describe(seat, aid)
+            raise IllegalActionError(
+                f"illegal action {txt!r} for seat {seat}; legal: "
+                + ", ".join(self.action(seat, a).text() for a in legal)
+            )
+        return self.apply_fast(seat, aid)
+
+    def _describe(self, seat: int, aid: int) -> str:
+        try:
+            return self.action(seat, aid).text()
+        except ValueError:
+            return f"id {aid}"
+
+    def apply_fast(self, seat: int, aid: int) -> list[Event]:
+        """Unchecked apply for simulations: ``aid`` must be in ``legal_ids(seat)``."""
+        start = len(self.log)
+        self.decisions.append((seat, aid))
+        self.version += 1
+        if self.phase is Phase.DISCARD:
+            self._discard(seat, aid)
+        else:
+            w = self.window
+            assert w is not None
+            w.answers[seat] = aid
+            if aid == PASS_ID:
+                self._emit(Event(EventKind.PASS, seat, face=w.card, hidden=w.after_own))
+            self._maybe_resolve()
+        return self.log[start:]
+
+    # --------------------------------------------------------------- helpers
+
+    def _emit(self, e: Event) -> None:
+        self.log.append(e)
+
+    def _free_left(self, hand: Sequence[int]) -> bool:
+        """Does the hand hold a card that may be discarded (anything but a 坎)?"""
+        return any(0 < c < 3 for c in hand)
+
+    def _claim_keeps_discard(self, seat: int, hand_after: Sequence[int], gained: int) -> bool:
+        """§7 ruling: a 吃/碰 may not leave the player owing a discard with only 坎 cards."""
+        if self.owned(seat) + gained != complete_size(self.quads(seat)):
+            return True
+        return self._free_left(hand_after)
+
+    def _win(self, seat: int, x: int, self_drawn: bool, last: bool) -> WinResult | None:
+        if self.dead[seat]:
+            return None
+        n = self.owned(seat) + 1
+        k = self.quads(seat)
+        if n != complete_size(k) and n != complete_size(k + 1):
+            return None
+        h = self.hands[seat]
+        if not h[x]:
+            # The card must join a free hand card, or make a 跑 on a table 偎/碰.
+            free = 0
+            for f in range(NUM_FACES):
+                if 0 < h[f] < 3:
+                    free |= 1 << f
+            if not free & _REL[x] and not any(
+                t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI, _T.PENG) for t in self.tables[seat]
+            ):
+                return None
+        return evaluate_counts(self.table_groups(seat), self.hands[seat], x, self_drawn, last, self.rules)
+
+    def _chi_options(self, seat: int, x: int) -> dict[int, Action]:
+        """Every complete 吃 + 比 option of ``seat`` on ``x`` (§7)."""
+        h = self.hands[seat]
+        out: dict[int, Action] = {}
+        shapes = _SHAPES[x]
+        if not any(all(0 < h[f] < 3 for f in need) for _s, _g, need in shapes):
+            return out
+        free = [c if c < 3 else 0 for c in h]
+        for s0, _g0, need in shapes:
+            f1 = free[:]
+            ok = True
+            for f in need:
+                f1[f] -= 1
+                if f1[f] < 0:
+                    ok = False
+            if not ok:
+                continue
+            r = f1[x]
+            combos: list[tuple[int, int, list[int]]] = []
+            if r == 0:
+                combos.append((NO_SHAPE, NO_SHAPE, f1))
+            else:
+                for b1, gb, _n in shapes:
+                    f2 = f1[:]
+                    for f in gb:
+                        f2[f] -= 1
+                    if min(f2) < 0:
+                        continue
+                    if f2[x] == 0:
+                        combos.append((b1, NO_SHAPE, f2))
+                        continue
+                    for b2, gc, _n2 in shapes:
+                        if b2 < b1 or b2 == 4:
+                            continue
+                        f3 = f2[:]
+                        for f in gc:
+                            f3[f] -= 1
+                        if min(f3) < 0 or f3[x] != 0:
+                            continue
+                        combos.append((b1, b2, f3))
+            for b1, b2, rest in combos:
+                aid = chi_id(s0, b1, b2)
+                if aid in out:
+                    continue
+                hand_after = [rest[f] + (h[f] if h[f] >= 3 else 0) for f in range(NUM_FACES)]
+                if not self._claim_keeps_discard(seat, hand_after, 1):
+                    continue
+                out[aid] = _chi_action(aid, x)
+        return out
+
+    def _can_peng(self, seat: int, x: int) -> bool:
+        h = self.hands[seat]
+        if self.dead[seat] or h[x] != 2 or (self.chou_peng[seat] >> x) & 1:
+            return False
+        after = h[:]
+        after[x] = 0
+        return self._claim_keeps_discard(seat, after, 1)
+
+    # ----------------------------------------------------------------- phases
+
+    def _start(self) -> None:
+        d = self.deal
+        self._emit(
+            Event(
+                EventKind.DEAL,
+                d.dealer,
+                face=d.liangzhang,
+                hands=tuple(tuple(sorted(h)) for h in d.hands),
+                numbers=tuple(len(h) for h in d.hands),
+            )
+        )
+        # Dealt 提, every seat in order from the dealer (§3).
+        for i in range(3):
+            s = (d.dealer + i) % 3
+            h = self.hands[s]
+            for f in range(NUM_FACES):
+                if h[f] == 4:
+                    h[f] = 0
+                    g = _SAME[_T.TI][f]
+                    self.tables[s].append(TableGroup(g, hidden=True))
+                    self._emit(Event(EventKind.TI, s, face=f, groups=(g,), detail="dealt", hidden=True))
+        dealer = d.dealer
+        if self.rules.tianhu:
+            x = d.liangzhang
+            h = self.hands[dealer]
+            h[x] -= 1
+            res = evaluate_counts(self.table_groups(dealer), h, x, False, False, self.rules)
+            h[x] += 1
+            if res is not None and h[x] < 3:
+                self._open(Window(x, dealer, False, False, {dealer: (HU_ID, PASS_ID)}, hu={dealer: res}, order=(dealer,), after_own=True))
+                return
+        self._after_own(dealer)
+
+    def _after_own(self, seat: int) -> None:
+        """After a seat's own action: discard if §9 says so, else its 下家 draws."""
+        if self.owes_discard(seat) and not self.dead[seat]:
+            if self._free_left(self.hands[seat]) or (not self.rules.dead_hand and sum(self.hands[seat])):
+                self.phase = Phase.DISCARD
+                self.turn = seat
+                self.window = None
+                return
+            if self.rules.dead_hand:
+                self.dead[seat] = True
+                self._emit(Event(EventKind.DEAD, seat))
+        self._draw((seat + 1) % 3)
+
+    def _open(self, w: Window) -> None:
+        self.phase = Phase.CLAIM
+        self.window = w
+
+    def _draw(self, seat: int) -> None:
+        """Draw and resolve cards until some seat must decide (§4, §5)."""
+        while True:
+            if not self.stock:
+                self._huangzhuang()
+                return
+            x = self.stock.pop()
+            self.draws += 1
+            last = not self.stock
+            if self._resolve_draw(seat, x, last):
+                return
+            seat = (seat + 1) % 3
+
+    def _resolve_draw(self, d: int, x: int, last: bool) -> bool:
+        """Resolve a drawn card; True when a decision is pending or the round ended."""
+        h = self.hands[d]
+        tables = self.tables
+        # Step 1: the drawer's forced 提 / 偎.
+        wei_idx = -1
+        for i, t in enumerate(tables[d]):
+            if t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI):
+                wei_idx = i
+                break
+        if h[x] >= 2 or wei_idx >= 0:
+            res = self._win(d, x, True, last)
+            if h[x] == 3 or wei_idx >= 0:
+                g = _SAME[_T.TI][x]
+                self._emit(Event(EventKind.DRAW, d, face=x))
+                if h[x] == 3:
+                    h[x] = 0
+                    tables[d].append(TableGroup(g))
+                    self._emit(Event(EventKind.TI, d, face=x, groups=(g,), detail="kan"))
+                else:
+                    tables[d][wei_idx] = TableGroup(g)
+                    self._emit(Event(EventKind.TI, d, face=x, groups=(g,), detail="wei"))
+            else:
+                h[x] = 0
+                chou = bool((self.chou_peng[d] >> x) & 1)
+                g = _SAME[_T.CHOUWEI if chou else _T.WEI][x]
+                tables[d].append(TableGroup(g, hidden=not chou))
+                self._emit(Event(EventKind.DRAW, d, face=x, hidden=not chou))
+                self._emit(Event(EventKind.WEI, d, face=x, groups=(g,), detail="chou" if chou else "", hidden=not chou))
+            if res is not None:
+                self._open(Window(x, d, True, last, {d: (HU_ID, PASS_ID)}, hu={d: res}, order=(d,), after_own=True))
+                return True
+            self._after_own(d)
+            return True
+        self._emit(Event(EventKind.DRAW, d, face=x))
+        order = (d, (d + 1) % 3, (d + 2) % 3)
+        # Step 2: 胡.
+        hu: dict[int, WinResult] = {}
+        for s in order:
+            r = self._win(s, x, s == d, last)
+            if r is not None:
+                hu[s] = r
+        # Step 3: forced 跑.
+        pao = -1
+        for s in order:
+            if s != d and self.hands[s][x] == 3:
+                pao = s
+                break
+            for t in tables[s]:
+                g = t.group
+                if g.faces[0] == x and (g.kind is _T.PENG or (s != d and g.kind in (_T.WEI, _T.CHOUWEI))):
+                    pao = s
+                    break
+            if pao >= 0:
+                break
+        options: dict[int, list[int]] = {s: [HU_ID] for s in hu}
+        chi: dict[int, dict[int, Action]] = {}
+        if pao < 0:
+            # Step 4: 碰, step 5: 吃 (the drawer, then his 下家).
+            for s in order[1:]:
+                if self._can_peng(s, x):
+                    options.setdefault(s, []).append(PENG_ID)
+            for s in order[:2]:
+                if not self.dead[s] and not (self.chou_chi[s] >> x) & 1:
+                    c = self._chi_options(s, x)
+                    if c:
+                        chi[s] = c
+                        options.setdefault(s, []).extend(sorted(c))
+        if options:
+            self._open(
+                Window(
+                    x,
+                    d,
+                    True,
+                    last,
+                    {s: (*a, PASS_ID) for s, a in options.items()},
+                    hu=hu,
+                    chi=chi,
+                    order=order,
+                    forced_pao=pao,
+                )
+            )
+            return True
+        if pao >= 0:
+            self._pao(pao, x, d, True)
+            return True
+        self.piles[d].append(x)
+        self._emit(Event(EventKind.PILE, d, face=x))
+        return False
+
+    def _discard(self, p: int, x: int) -> None:
+        self.hands[p][x] -= 1
+        self.chou_chi[p] |= 1 << x
+        self.chou_peng[p] |= 1 << x
+        self._emit(Event(EventKind.DISCARD, p, face=x))
+        order = ((p + 1) % 3, (p + 2) % 3)
+        # Step 1: forced 跑 from a 坎 or a table 偎 (never a table 碰, §6).
+        for s in order:
+            if self.hands[s][x] == 3 or any(
+                t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI) for t in self.tables[s]
+            ):
+                self._pao(s, x, p, False)
+                return
+        options: dict[int, list[int]] = {}
+        chi: dict[int, dict[int, Action]] = {}
+        for s in order:
+            if self._can_peng(s, x):
+                options[s] = [PENG_ID]
+        s = order[0]
+        if not self.dead[s] and not (self.chou_chi[s] >> x) & 1:
+            c = self._chi_options(s, x)
+            if c:
+                chi[s] = c
+                options.setdefault(s, []).extend(sorted(c))
+        if options:
+            self._open(
+                Window(x, p, False, False, {s: (*a, PASS_ID) for s, a in options.items()}, chi=chi, order=(*order, p))
+            )
+            return
+        self.piles[p].append(x)
+        self._emit(Event(EventKind.PILE, p, face=x))
+        self._draw(order[0])
+
+    def _pao(self, s: int, x: int, source: int, from_draw: bool) -> None:
+        """Forced 跑 (§5 step 3, §6 step 1): 坎, 偎 or (drawn card only) 碰 plus the card."""
+        g = _SAME[_T.PAO][x]
+        if self.hands[s][x] == 3:
+            self.hands[s][x] = 0
+            self.tables[s].append(TableGroup(g))
+            detail = "kan"
+        else:
+            for i, t in enumerate(self.tables[s]):
+                if t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI, _T.PENG):
+                    detail = "peng" if t.group.kind is _T.PENG else "wei"
+                    self.tables[s][i] = TableGroup(g)
+                    break
+            else:  # pragma: no cover
+                raise AssertionError("跑 without 坎/偎/碰")
+        self._emit(Event(EventKind.PAO, s, face=x, groups=(g,), source=source, detail=detail))
+        self._after_own(s)
+
+    def _maybe_resolve(self) -> None:
+        w = self.window
+        assert w is not None
+        best_seat, best_aid, best_rank = -1, PASS_ID, 99
+        for s, a in w.answers.items():
+            r = _rank(w, s, a)
+            if r < best_rank:
+                best_seat, best_aid, best_rank = s, a, r
+        pending = [s for s in w.options if s not in w.answers]
+        if pending:
+            potential = min(_rank(w, s, a) for s in pending for a in w.options[s])
+            if potential < best_rank:
+                return
+        self._resolve(w, best_seat, best_aid, best_rank)
+
+    def _resolve(self, w: Window, seat: int, aid: int, rank: int) -> None:
+        x = w.card
+        if w.after_own:
+            if aid == HU_ID:
+                if w.source == self.deal.dealer and not w.from_draw:  # 天胡 on the 亮张, in hand
+                    self.hands[seat][x] -= 1
+                    self.win_card = x
+                self._hu(seat, w.hu[seat], x)
+            else:
+                self.window = None
+                if w.source == self.deal.dealer and not w.from_draw:  # 天胡 declined
+                    self._after_own(seat)
+                else:
+                    self._after_own(w.source)
+            return
+        # 臭 marks: a seat offered 碰/吃 whose turn in the priority order was reached
+        # and that did not take it (§8); overtaken claims leave no mark.
+        no_higher = aid != HU_ID and w.forced_pao < 0
+        if no_higher:
+            for s, ids in w.options.items():
+                took = w.answers.get(s)
+                if PENG_ID in ids and took != PENG_ID and rank > 4:
+                    self.chou_peng[s] |= 1 << x
+                    self._emit(Event(EventKind.CHOU, s, face=x, detail="peng", private=True))
+                if any(a >= CHI_BASE for a in ids) and not (took is not None and took >= CHI_BASE) and rank > _rank(w, s, CHI_BASE):
+                    self.chou_chi[s] |= 1 << x
+                    self._emit(Event(EventKind.CHOU, s, face=x, detail="chi", private=True))
+        self.window = None
+        if aid == HU_ID:
+            self.win_card = x
+            self._hu(seat, w.hu[seat], x)
+            return
+        if w.forced_pao >= 0:
+            self._pao(w.forced_pao, x, w.source, w.from_draw)
+            return
+        if aid == PENG_ID:
+            self.hands[seat][x] -= 2
+            g = _SAME[_T.PENG][x]
+            self.tables[seat].append(TableGroup(g))
+            self._emit(Event(EventKind.PENG, seat, face=x, groups=(g,), source=w.source))
+            self._after_own(seat)
+            return
+        if aid >= CHI_BASE:
+            act = w.chi[seat][aid]
+            h = self.hands[seat]
+            first = True
+            for g in act.groups:
+                for f in g.faces:
+                    if first and f == x:
+                        first = False
+                        continue
+                    h[f] -= 1
+                self.tables[seat].append(TableGroup(g))
+            self._emit(Event(EventKind.CHI, seat, face=x, groups=act.groups, source=w.source))
+            self._after_own(seat)
+            return
+        # Nobody took it.
+        self.piles[w.source].append(x)
+        self._emit(Event(EventKind.PILE, w.source, face=x))
+        self._draw((w.source + 1) % 3)
+
+    # ---------------------------------------------------------------- the end
+
+    def _hu(self, seat: int, res: WinResult, x: int) -> None:
+        self.window = None
+        self._emit(
+            Event(
+                EventKind.HU,
+                seat,
+                face=x,
+                groups=res.groups,
+                detail=res.how,
+                numbers=(res.huxi, res.tun, res.fan, res.score),
+            )
+        )
+        deltas = settle(res.score, seat, self.balances, self.rules)
+        self._finish(seat, res, deltas, seat)
+
+    def _huangzhuang(self) -> None:
+        self._emit(Event(EventKind.HUANGZHUANG))
+        self._finish(None, None, (0, 0, 0), self.deal.dealer)
+
+    def _finish(self, winner: int | None, res: WinResult | None, deltas: tuple[int, int, int], nxt: int) -> None:
+        bal = (self.balances[0] + deltas[0], self.balances[1] + deltas[1], self.balances[2] + deltas[2])
+        self._emit(Event(EventKind.SETTLE, numbers=deltas))
+        for s in range(3):
+            self._emit(
+                Event(
+                    EventKind.REVEAL,
+                    s,
+                    groups=self.table_groups(s),
+                    hands=(tuple(f for f in range(NUM_FACES) for _ in range(self.hands[s][f])),),
+                )
+            )
+        self.result = RoundResult(winner, res, deltas, bal, nxt)
+        self.phase = Phase.OVER
+        self.window = None
+
+
+def new_game(
+    rules: RuleSet = HONG_GUAI_WAN,
+    seed: int | None = None,
+    dealer: int | None = None,
+    deal: Deal | None = None,
+    balances: Sequence[int] | None = None,
+) -> State:
+    """Start a round: a seeded deal (or a fixed ``deal``), dealt 提 and the opening.
+
+    Without ``dealer`` the seed picks the dealer; without ``seed`` and ``deal`` the
+    round is seeded from the system's randomness (and the seed stored).
+    """
+    if deal is None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if dealer is None:
+            dealer = random.Random(f"dealer:{seed}").randrange(3)
+        deal = random_deal(seed, dealer)
+    elif dealer is not None and dealer != deal.dealer:
+        raise RecordError(f"dealer {dealer} does not match the deal's dealer {deal.dealer}")
+    if balances is None:
+        balances = (rules.starting_balance,) * 3
+    if len(balances) != 3:
+        raise RecordError(f"three balances expected, got {list(balances)!r}")
+    s = State.__new__(State)
+    s.rules = rules
+    s.seed = seed
+    s.deal = deal
+    s.dealer = deal.dealer
+    s.hands = [counts_of(h) for h in deal.hands]
+    s.tables = [[], [], []]
+    s.piles = [[], [], []]
+    s.stock = list(reversed(deal.stock))
+    s.chou_chi = [0, 0, 0]
+    s.chou_peng = [0, 0, 0]
+    s.dead = [False, False, False]
+    s.phase = Phase.DISCARD
+    s.turn = deal.dealer
+    s.window = None
+    s.log = []
+    s.decisions = []
+    s.version = 0
+    s.balances = (int(balances[0]), int(balances[1]), int(balances[2]))
+    s.result = None
+    s.draws = 0
+    s.win_card = -1
+    s.balances_at_start = s.balances
+    s._start()
+    return s
+
+
+assert NUM_ACTIONS == 317

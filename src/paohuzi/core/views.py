@@ -1,0 +1,176 @@
+"""What one seat (or a spectator) may know (RULES.md §14).
+
+A view is built from the state by one function and holds only information the
+seat is entitled to: its own hand and 臭 sets, the others' hand sizes, face-up
+groups, piles, the stock count, the 亮张 and the card on offer. Face-down groups
+(偎, dealt 提) show only their kind to the others. When the round is over,
+everything is revealed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action
+from .cards import NUM_FACES, glyph
+from .engine import Phase, RoundResult, State
+from .events import Event
+from .groups import Group, GroupKind
+
+__all__ = ["ViewGroup", "SeatView", "view", "censored_log"]
+
+
+@dataclass(frozen=True, slots=True)
+class ViewGroup:
+    """A table group as one seat sees it; ``faces`` is None when face down to it."""
+
+    kind: GroupKind
+    faces: tuple[int, ...] | None
+    hidden: bool  # lies face down on the table (to the others)
+
+    @property
+    def size(self) -> int:
+        return self.kind.size
+
+    def text(self) -> str:
+        if self.faces is None:
+            return f"{self.kind.value}:" + "▢" * self.kind.size
+        return f"{self.kind.value}:" + "".join(glyph(f) for f in self.faces)
+
+    def group(self) -> Group | None:
+        return None if self.faces is None else Group(self.kind, self.faces)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything ``seat`` may know now (``seat`` None: a spectator)."""
+
+    seat: int | None
+    version: int
+    phase: Phase
+    dealer: int
+    liangzhang: int
+    hands: tuple[tuple[int, ...] | None, tuple[int, ...] | None, tuple[int, ...] | None]
+    hand_sizes: tuple[int, int, int]
+    tables: tuple[tuple[ViewGroup, ...], tuple[ViewGroup, ...], tuple[ViewGroup, ...]]
+    piles: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    stock_count: int
+    chou_chi: frozenset[int] | None
+    chou_peng: frozenset[int] | None
+    dead: tuple[bool, bool, bool]
+    to_act: tuple[int, ...]
+    turn: int
+    offer: int | None  # the card on offer in a claim window, if this seat may see it
+    offer_source: int | None
+    offer_from_draw: bool
+    legal: tuple[Action, ...]
+    balances: tuple[int, int, int]
+    result: RoundResult | None
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """This seat's own hand (empty for a spectator)."""
+        if self.seat is None:
+            return ()
+        h = self.hands[self.seat]
+        return h if h is not None else ()
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def hand_counts(self) -> list[int]:
+        c = [0] * NUM_FACES
+        for f in self.hand:
+            c[f] += 1
+        return c
+
+    def seen_counts(self) -> list[int]:
+        """Copies of each face this seat can see anywhere (hand, groups, piles, offer)."""
+        c = self.hand_counts()
+        for t in self.tables:
+            for g in t:
+                if g.faces is not None:
+                    for f in g.faces:
+                        c[f] += 1
+        for p in self.piles:
+            for f in p:
+                c[f] += 1
+        if self.offer is not None:
+            c[self.offer] += 1
+        return c
+
+
+def _faces(counts: list[int]) -> tuple[int, ...]:
+    return tuple(f for f in range(NUM_FACES) for _ in range(counts[f]))
+
+
+def view(state: State, seat: int | None) -> SeatView:
+    """The censored view of ``state`` for ``seat`` (None: a spectator)."""
+    if seat is not None and seat not in (0, 1, 2):
+        raise ValueError(f"no seat {seat!r}")
+    over = state.phase is Phase.OVER
+    hands = tuple(
+        _faces(state.hands[s]) if over or s == seat else None for s in range(3)
+    )
+    tables = tuple(
+        tuple(
+            ViewGroup(
+                t.group.kind,
+                t.group.faces if (not t.hidden or s == seat or over) else None,
+                t.hidden,
+            )
+            for t in state.tables[s]
+        )
+        for s in range(3)
+    )
+    w = state.window
+    offer = src = None
+    from_draw = False
+    if w is not None and state.phase is Phase.CLAIM:
+        # A 偎 card (提胡/偎胡 prompt) stays the drawer's secret.
+        hidden_offer = w.after_own and any(
+            t.hidden and t.group.faces[0] == w.card for t in state.tables[w.source]
+        )
+        if not hidden_offer or seat == w.source:
+            offer = w.card
+        src = w.source
+        from_draw = w.from_draw
+    legal = tuple(state.legal_actions(seat)) if seat is not None else ()
+    return SeatView(
+        seat=seat,
+        version=state.version,
+        phase=state.phase,
+        dealer=state.dealer,
+        liangzhang=state.liangzhang,
+        hands=(hands[0], hands[1], hands[2]),
+        hand_sizes=(sum(state.hands[0]), sum(state.hands[1]), sum(state.hands[2])),
+        tables=(tables[0], tables[1], tables[2]),
+        piles=(tuple(state.piles[0]), tuple(state.piles[1]), tuple(state.piles[2])),
+        stock_count=len(state.stock),
+        chou_chi=frozenset(f for f in range(NUM_FACES) if (state.chou_chi[seat] >> f) & 1)
+        if seat is not None
+        else None,
+        chou_peng=frozenset(f for f in range(NUM_FACES) if (state.chou_peng[seat] >> f) & 1)
+        if seat is not None
+        else None,
+        dead=(state.dead[0], state.dead[1], state.dead[2]),
+        to_act=state.to_act(),
+        turn=state.turn,
+        offer=offer,
+        offer_source=src,
+        offer_from_draw=from_draw,
+        legal=legal,
+        balances=state.balances,
+        result=state.result,
+    )
+
+
+def censored_log(state: State, seat: int | None, start: int = 0) -> list[Event]:
+    """The event log from ``start`` as ``seat`` may see it."""
+    out = []
+    for e in state.log[start:]:
+        c = e.censor(seat)
+        if c is not None:
+            out.append(c)
+    return out
