@@ -1,0 +1,22 @@
+"""Bots: they see a seat's view only, never the game state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Bot, RandomBot
+
+__all__ = ["BOTS", "Bot", "RandomBot", "make_bot"]
+
+BOTS: dict[str, Callable[[int | None], Bot]] = {
+    "random": RandomBot,
+}
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A bot by name (see :data:`BOTS`), seeded."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}: choose from {', '.join(sorted(BOTS))}") from None
+    return factory(seed)

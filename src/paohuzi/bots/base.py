@@ -1,0 +1,33 @@
+"""The bot interface: a bot sees one seat's view, never the state."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from ..core.actions import Action
+from ..core.views import SeatView
+
+__all__ = ["Bot", "RandomBot"]
+
+
+class Bot(Protocol):
+    """A player. ``act`` gets the seat's censored view (its ``legal`` actions included)."""
+
+    name: str
+
+    def act(self, view: SeatView) -> Action: ...
+
+
+class RandomBot:
+    """Uniform over the legal actions; deterministic for a given seed."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: SeatView) -> Action:
+        if not view.legal:
+            raise ValueError(f"seat {view.seat} has no legal action at version {view.version}")
+        return self.rng.choice(view.legal)
