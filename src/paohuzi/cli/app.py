@@ -15,3 +15,4 @@ app = typer.Typer(
 @app.callback()
 def _root() -> None:
     """红拐弯跑胡子 (Hong Guai Wan Paohuzi)."""
+from . import simulate as _simulate  # noqa: E402,F401

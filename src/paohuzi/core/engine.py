@@ -273,8 +273,9 @@ class State:
     def _blank(cls) -> State:
         return cls.__new__(cls)
 
-    def clone(self) -> State:
-        """A cheap independent copy (for search): the log and decisions are shared prefixes copied."""
+    def clone(self, history: bool = True) -> State:
+        """A cheap independent copy. ``history=False`` starts an empty log and
+        decision list (what a search playout needs; a few microseconds)."""
         s = State.__new__(State)
         s.rules = self.rules
         s.seed = self.seed
@@ -290,8 +291,8 @@ class State:
         s.phase = self.phase
         s.turn = self.turn
         s.window = self.window.copy() if self.window is not None else None
-        s.log = self.log[:]
-        s.decisions = self.decisions[:]
+        s.log = self.log[:] if history else []
+        s.decisions = self.decisions[:] if history else []
         s.version = self.version
         s.balances = self.balances
         s.result = self.result

@@ -17,7 +17,7 @@ from .engine import Phase, RoundResult, State
 from .events import Event
 from .groups import Group, GroupKind
 
-__all__ = ["ViewGroup", "SeatView", "view", "censored_log"]
+__all__ = ["ViewGroup", "SeatView", "view", "censored_log", "format_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,3 +174,31 @@ def censored_log(state: State, seat: int | None, start: int = 0) -> list[Event]:
         if c is not None:
             out.append(c)
     return out
+
+
+def format_view(v: SeatView) -> str:
+    """A plain-text rendering of a view (golden files, logs, debugging)."""
+    lines = [
+        f"version {v.version} phase {v.phase.value} dealer {v.dealer} 亮张 {glyph(v.liangzhang)} "
+        f"stock {v.stock_count} balances {list(v.balances)}"
+    ]
+    for s in range(3):
+        h = v.hands[s]
+        hand = "".join(glyph(f) for f in h) if h is not None else f"({v.hand_sizes[s]} cards)"
+        table = " ".join(g.text() for g in v.tables[s]) or "-"
+        pile = "".join(glyph(f) for f in v.piles[s]) or "-"
+        flags = " dead" if v.dead[s] else ""
+        lines.append(f"  seat {s}{flags}: hand {hand} | table {table} | pile {pile}")
+    if v.offer is not None or v.offer_source is not None:
+        card = glyph(v.offer) if v.offer is not None else "?"
+        how = "drawn by" if v.offer_from_draw else "discarded by"
+        lines.append(f"  on offer: {card} {how} seat {v.offer_source}")
+    if v.chou_chi is not None:
+        lines.append(
+            "  臭吃 " + ("".join(glyph(f) for f in sorted(v.chou_chi)) or "-")
+            + " 臭碰 " + ("".join(glyph(f) for f in sorted(v.chou_peng or ())) or "-")
+        )
+    lines.append(f"  to act: {list(v.to_act)}")
+    if v.legal:
+        lines.append("  legal: " + ", ".join(a.text() for a in v.legal))
+    return "\n".join(lines)
