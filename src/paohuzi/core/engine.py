@@ -78,6 +78,7 @@ for _x in range(NUM_FACES):
             _need.remove(_x)
             _lst.append((_s, _g, tuple(_need)))
     _SHAPES.append(_lst)
+_NEED_MASKS = [tuple(sum(1 << f for f in set(need)) for _s, _g, need in lst) for lst in _SHAPES]
 
 
 @lru_cache(maxsize=None)
@@ -242,6 +243,7 @@ class State:
         "draws",
         "win_card",
         "balances_at_start",
+        "info",
     )
 
     rules: RuleSet
@@ -265,6 +267,7 @@ class State:
     result: RoundResult | None
     draws: int
     balances_at_start: tuple[int, int, int]
+    info: list[tuple[int, int, int] | None]  # per seat (T, k, mask of discardable faces), lazily
     win_card: int  # the winning card when it was not yet in the winner's groups, else -1
 
     # ------------------------------------------------------------------ setup
@@ -299,6 +302,7 @@ class State:
         s.draws = self.draws
         s.win_card = self.win_card
         s.balances_at_start = self.balances_at_start
+        s.info = self.info[:]
         return s
 
     # ------------------------------------------------------------ inspection
@@ -356,13 +360,31 @@ class State:
     def table_groups(self, seat: int) -> tuple[Group, ...]:
         return tuple(t.group for t in self.tables[seat])
 
+    def _info(self, seat: int) -> tuple[int, int, int]:
+        """(T, k, free mask) of a seat, cached until its hand or table changes."""
+        inf = self.info[seat]
+        if inf is None:
+            h = self.hands[seat]
+            mask = 0
+            for f in range(NUM_FACES):
+                if 0 < h[f] < 3:
+                    mask |= 1 << f
+            t = sum(h)
+            k = 0
+            for tg in self.tables[seat]:
+                n = len(tg.group.faces)
+                t += n
+                k += n == 4
+            inf = self.info[seat] = (t, k, mask)
+        return inf
+
     def owned(self, seat: int) -> int:
         """T of §9: hand plus every table card."""
-        return sum(self.hands[seat]) + sum(len(t.group.faces) for t in self.tables[seat])
+        return self._info(seat)[0]
 
     def quads(self, seat: int) -> int:
         """k of §9: 提 and 跑 owned."""
-        return sum(1 for t in self.tables[seat] if t.group.kind in _QUADS)
+        return self._info(seat)[1]
 
     def owes_discard(self, seat: int) -> bool:
         """§9 (八块): discard exactly when T = W(k)."""
@@ -445,7 +467,8 @@ class State:
             assert w is not None
             w.answers[seat] = aid
             if aid == PASS_ID:
-                self._emit(Event(EventKind.PASS, seat, face=w.card, hidden=w.after_own))
+                # Private: a pass tells the others the seat had an option (§14).
+                self._emit(Event(EventKind.PASS, seat, face=w.card, private=True))
             self._maybe_resolve()
         return self.log[start:]
 
@@ -467,17 +490,13 @@ class State:
     def _win(self, seat: int, x: int, self_drawn: bool, last: bool) -> WinResult | None:
         if self.dead[seat]:
             return None
-        n = self.owned(seat) + 1
-        k = self.quads(seat)
+        n, k, free = self._info(seat)
+        n += 1
         if n != complete_size(k) and n != complete_size(k + 1):
             return None
         h = self.hands[seat]
         if not h[x]:
             # The card must join a free hand card, or make a 跑 on a table 偎/碰.
-            free = 0
-            for f in range(NUM_FACES):
-                if 0 < h[f] < 3:
-                    free |= 1 << f
             if not free & _REL[x] and not any(
                 t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI, _T.PENG) for t in self.tables[seat]
             ):
@@ -489,7 +508,8 @@ class State:
         h = self.hands[seat]
         out: dict[int, Action] = {}
         shapes = _SHAPES[x]
-        if not any(all(0 < h[f] < 3 for f in need) for _s, _g, need in shapes):
+        mask = self._info(seat)[2]
+        if not any(m & mask == m for m in _NEED_MASKS[x]):
             return out
         free = [c if c < 3 else 0 for c in h]
         for s0, _g0, need in shapes:
@@ -564,6 +584,7 @@ class State:
                     h[f] = 0
                     g = _SAME[_T.TI][f]
                     self.tables[s].append(TableGroup(g, hidden=True))
+                    self.info[s] = None
                     self._emit(Event(EventKind.TI, s, face=f, groups=(g,), detail="dealt", hidden=True))
         dealer = d.dealer
         if self.rules.tianhu:
@@ -619,6 +640,7 @@ class State:
                 break
         if h[x] >= 2 or wei_idx >= 0:
             res = self._win(d, x, True, last)
+            self.info[d] = None
             if h[x] == 3 or wei_idx >= 0:
                 g = _SAME[_T.TI][x]
                 self._emit(Event(EventKind.DRAW, d, face=x))
@@ -699,6 +721,7 @@ class State:
 
     def _discard(self, p: int, x: int) -> None:
         self.hands[p][x] -= 1
+        self.info[p] = None
         self.chou_chi[p] |= 1 << x
         self.chou_peng[p] |= 1 << x
         self._emit(Event(EventKind.DISCARD, p, face=x))
@@ -733,6 +756,7 @@ class State:
     def _pao(self, s: int, x: int, source: int, from_draw: bool) -> None:
         """Forced 跑 (§5 step 3, §6 step 1): 坎, 偎 or (drawn card only) 碰 plus the card."""
         g = _SAME[_T.PAO][x]
+        self.info[s] = None
         if self.hands[s][x] == 3:
             self.hands[s][x] = 0
             self.tables[s].append(TableGroup(g))
@@ -769,6 +793,7 @@ class State:
             if aid == HU_ID:
                 if w.source == self.deal.dealer and not w.from_draw:  # 天胡 on the 亮张, in hand
                     self.hands[seat][x] -= 1
+                    self.info[seat] = None
                     self.win_card = x
                 self._hu(seat, w.hu[seat], x)
             else:
@@ -800,6 +825,7 @@ class State:
             return
         if aid == PENG_ID:
             self.hands[seat][x] -= 2
+            self.info[seat] = None
             g = _SAME[_T.PENG][x]
             self.tables[seat].append(TableGroup(g))
             self._emit(Event(EventKind.PENG, seat, face=x, groups=(g,), source=w.source))
@@ -808,6 +834,7 @@ class State:
         if aid >= CHI_BASE:
             act = w.chi[seat][aid]
             h = self.hands[seat]
+            self.info[seat] = None
             first = True
             for g in act.groups:
                 for f in g.faces:
@@ -909,6 +936,7 @@ def new_game(
     s.draws = 0
     s.win_card = -1
     s.balances_at_start = s.balances
+    s.info = [None, None, None]
     s._start()
     return s
 

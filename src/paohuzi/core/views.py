@@ -58,7 +58,7 @@ class SeatView:
     chou_chi: frozenset[int] | None
     chou_peng: frozenset[int] | None
     dead: tuple[bool, bool, bool]
-    to_act: tuple[int, ...]
+    to_act: tuple[int, ...]  # in a claim window only this seat itself, if it may claim
     turn: int
     offer: int | None  # the card on offer in a claim window, if this seat may see it
     offer_source: int | None
@@ -137,6 +137,9 @@ def view(state: State, seat: int | None) -> SeatView:
         src = w.source
         from_draw = w.from_draw
     legal = tuple(state.legal_actions(seat)) if seat is not None else ()
+    # Who may claim a card is private: the others only see that a claim is pending.
+    acting = state.to_act()
+    to_act = acting if state.phase is not Phase.CLAIM else tuple(s for s in acting if s == seat)
     return SeatView(
         seat=seat,
         version=state.version,
@@ -155,7 +158,7 @@ def view(state: State, seat: int | None) -> SeatView:
         if seat is not None
         else None,
         dead=(state.dead[0], state.dead[1], state.dead[2]),
-        to_act=state.to_act(),
+        to_act=to_act,
         turn=state.turn,
         offer=offer,
         offer_source=src,
