@@ -113,16 +113,16 @@ class Action:
             raise NotationError(f"吃 id {action_id} needs the card on offer")
         r = action_id - CHI_BASE
         s0, b1, b2 = r // 49, (r // 7) % 7, r % 7
+        if s0 == NO_SHAPE or b1 > b2:
+            raise NotationError(f"吃 id {action_id} is not canonical")
         groups = []
         for s in (s0, b1, b2):
             if s == NO_SHAPE:
                 continue
             faces = shape_faces(card, s)
-            if faces is None or (s == s0 and s0 == NO_SHAPE):
+            if faces is None:
                 raise NotationError(f"吃 id {action_id} is impossible for {glyph(card)}")
             groups.append(Group(GroupKind.CHI, faces))
-        if s0 == NO_SHAPE or b1 > b2:
-            raise NotationError(f"吃 id {action_id} is not canonical")
         return Action(ActionKind.CHI, card, tuple(groups), action_id)
 
     def text(self, ascii: bool = False) -> str:
