@@ -15,4 +15,9 @@ app = typer.Typer(
 @app.callback()
 def _root() -> None:
     """红拐弯跑胡子 (Hong Guai Wan Paohuzi)."""
+
+
+from . import play as _play  # noqa: E402,F401
+from . import replay as _replay  # noqa: E402,F401
+from . import score as _score  # noqa: E402,F401
 from . import simulate as _simulate  # noqa: E402,F401

@@ -885,6 +885,7 @@ class State:
                 )
             )
         self.result = RoundResult(winner, res, deltas, bal, nxt)
+        self.balances = bal
         self.phase = Phase.OVER
         self.window = None
 

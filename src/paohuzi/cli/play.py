@@ -1,0 +1,86 @@
+"""``paohuzi play``: a match in the terminal against two bots.
+
+textual is imported inside the command, so the rest of the CLI (``paohuzi
+score`` …) works where only the ``cli`` extra is installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .app import app
+
+__all__ = ["choose_bots", "play"]
+
+_PREFERRED = "heuristic"
+
+
+def choose_bots(spec: str | None) -> tuple[list[str], str | None]:
+    """The two bot names for seats 1 and 2, and a notice when a fallback was taken.
+
+    Without ``--bots`` the heuristic bot plays both seats when it is installed,
+    else the random bot (with a notice saying so).
+    """
+    from ..bots import BOTS
+
+    if spec is None:
+        if _PREFERRED in BOTS:
+            return [_PREFERRED, _PREFERRED], None
+        return ["random", "random"], f"no {_PREFERRED} bot here: playing against random bots"
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if len(names) == 1:
+        names = names * 2
+    if len(names) != 2:
+        raise typer.BadParameter(f"give two bots (seat 1, seat 2) like heuristic,search: {spec!r}")
+    unknown = [n for n in names if n not in BOTS]
+    if unknown:
+        raise typer.BadParameter(
+            f"unknown bot(s) {', '.join(unknown)}: choose from {', '.join(sorted(BOTS))}"
+        )
+    return names, None
+
+
+@app.command()
+def play(
+    bots: Annotated[
+        str | None,
+        typer.Option("--bots", help="Bots for seats 1 (下家) and 2 (上家), e.g. heuristic,search."),
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", min=1, help="Rounds in the match (default 8).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Match seed (deals, dealer).")] = None,
+    records_dir: Annotated[
+        Path | None,
+        typer.Option("--records-dir", help="Where records go (default ~/.paohuzi/records)."),
+    ] = None,
+    delay: Annotated[
+        float, typer.Option("--delay", min=0.0, help="Seconds between bot moves.")
+    ] = 0.6,
+) -> None:
+    """Play a match as seat 0 against two bots (arrows+Enter discard, 1-9/p claim, t 听, q quit)."""
+    try:
+        from ..tui.app import PlayApp
+        from ..tui.session import GameSession
+    except ImportError as e:  # pragma: no cover - depends on the install
+        typer.echo(f"paohuzi play needs textual: pip install 'paohuzi[play]' ({e})", err=True)
+        raise typer.Exit(2) from None
+    from ..bots import make_bot
+    from ..core.match import Match
+
+    names, notice = choose_bots(bots)
+    match = Match(seed=seed, rounds=rounds)
+    seats = (1, 2)
+    players = {s: make_bot(n, match.seed + s) for s, n in zip(seats, names, strict=True)}
+    session = GameSession(match, players, human=0, records_dir=records_dir)
+    names_by_seat = dict(zip(seats, names, strict=True))
+    tui = PlayApp(session, delay=delay, names=names_by_seat, notice=notice)
+    saved = tui.run()
+    if notice:
+        typer.echo(notice)
+    if saved is not None:
+        typer.echo(f"record saved: {saved}")
+        typer.echo(f"replay it with: paohuzi replay {saved}")

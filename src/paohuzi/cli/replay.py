@@ -1,0 +1,44 @@
+"""``paohuzi replay FILE``: step through a saved round or match record.
+
+The record is loaded and checked (every decision replayed) before textual starts,
+so a broken file gives a one-line error instead of a crashed screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .app import app
+
+__all__ = ["replay_cmd"]
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A round or match record (JSON) from paohuzi play.")],
+) -> None:
+    """Step through a record: ←/→ one decision, Home/End, PgUp/PgDn rounds, v view, q quit."""
+    from ..core.errors import PaohuziError
+    from ..core.record import loads
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as e:
+        typer.echo(f"cannot read {file}: {e.strerror or e}", err=True)
+        raise typer.Exit(1) from None
+    try:
+        from ..tui.replay import load_rounds
+
+        rounds = load_rounds(loads(text))
+    except ImportError as e:  # pragma: no cover - depends on the install
+        typer.echo(f"paohuzi replay needs textual: pip install 'paohuzi[play]' ({e})", err=True)
+        raise typer.Exit(2) from None
+    except PaohuziError as e:
+        typer.echo(f"{file}: {e}", err=True)
+        raise typer.Exit(1) from None
+    from ..tui.replay import ReplayApp
+
+    ReplayApp(rounds, source=file.name).run()

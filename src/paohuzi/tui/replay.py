@@ -1,0 +1,237 @@
+"""``paohuzi replay``: step through a round or match record, decision by decision.
+
+Each step is rebuilt with the core ``replay(record, upto=i)``, so the viewer
+shows exactly what the engine did. The default view is full (every hand, every
+face-down group, the options each seat had); ``v`` switches to what a spectator
+saw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer
+
+from ..core.engine import Phase, State
+from ..core.errors import RecordError
+from ..core.events import Event, EventKind
+from ..core.match import replay_match
+from ..core.record import MATCH_FORMAT, ROUND_FORMAT, replay
+from ..core.views import SeatView, ViewGroup, view
+from .render import faces_text, group_text, hand_columns, render_hand
+from .widgets import Panel
+
+__all__ = ["RecordBook", "ReplayApp", "load_rounds"]
+
+
+def load_rounds(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The round records inside a round or match record (checked by replaying them)."""
+    fmt = record.get("format")
+    if fmt == ROUND_FORMAT:
+        replay(record)
+        return [record]
+    if fmt == MATCH_FORMAT:
+        replay_match(record)
+        rounds = record.get("rounds", [])
+        if not rounds:
+            raise RecordError("the match record holds no rounds")
+        return list(rounds)
+    raise RecordError(
+        f"not a paohuzi record: format {fmt!r} (expected {ROUND_FORMAT} or {MATCH_FORMAT})"
+    )
+
+
+class RecordBook:
+    """Random access to every decision of every round, states built on demand."""
+
+    def __init__(self, rounds: Sequence[dict[str, Any]]) -> None:
+        self.rounds = list(rounds)
+        self._cache: dict[tuple[int, int], State] = {}
+
+    def steps(self, r: int) -> int:
+        """Decisions in round ``r`` (steps run 0..steps)."""
+        return len(self.rounds[r].get("actions", []))
+
+    def state(self, r: int, i: int) -> State:
+        key = (r, i)
+        st = self._cache.get(key)
+        if st is None:
+            st = replay(self.rounds[r], upto=i)
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[key] = st
+        return st
+
+    def action_text(self, r: int, i: int) -> str:
+        """The text of decision ``i`` (1-based) of round ``r``."""
+        a = self.rounds[r]["actions"][i - 1]
+        return f"seat {a.get('seat')} {a.get('text', a.get('id'))}"
+
+
+def _table(groups: Sequence[ViewGroup]) -> Text:
+    out = Text()
+    for i, g in enumerate(groups):
+        if i:
+            out.append("  ")
+        out.append_text(group_text(g))
+    return out if groups else Text("—", style="dim")
+
+
+class ReplayApp(App[None]):
+    """The record viewer."""
+
+    TITLE = "红拐弯跑胡子 — replay"
+    CSS = """
+    #head { height: auto; padding: 0 1; background: $boost; }
+    #body { height: 1fr; }
+    #seats { width: 3fr; }
+    .seat { height: auto; border: round $secondary; padding: 0 1; }
+    .seat.acting { border: double $warning; }
+    #events { width: 2fr; border: round $primary; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "next", priority=True),
+        Binding("l", "step(1)", show=False),
+        Binding("space", "step(1)", show=False),
+        Binding("left", "step(-1)", "back", priority=True),
+        Binding("h", "step(-1)", show=False),
+        Binding("home", "jump(0)", "start", priority=True),
+        Binding("g", "jump(0)", show=False),
+        Binding("end", "jump(1)", "end", priority=True),
+        Binding("G", "jump(1)", show=False),
+        Binding("pagedown", "round(1)", "next round", priority=True),
+        Binding("n", "round(1)", show=False),
+        Binding("pageup", "round(-1)", "previous round", priority=True),
+        Binding("p", "round(-1)", show=False),
+        Binding("v", "toggle_view", "full/spectator"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, rounds: Sequence[dict[str, Any]], source: str = "") -> None:
+        super().__init__()
+        self.book = RecordBook(rounds)
+        self.source = source
+        self.round = 0
+        self.step = 0
+        self.full = True
+
+    def compose(self) -> ComposeResult:
+        yield Panel(id="head")
+        with Horizontal(id="body"):
+            with Vertical(id="seats"):
+                for s in range(3):
+                    yield Panel(id=f"seat{s}", classes="seat")
+            with VerticalScroll(id="events"):
+                yield Panel(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    # ------------------------------------------------------------- actions
+
+    def action_step(self, d: int) -> None:
+        self.step = max(0, min(self.step + d, self.book.steps(self.round)))
+        self.show()
+
+    def action_jump(self, end: int) -> None:
+        self.step = self.book.steps(self.round) if end else 0
+        self.show()
+
+    def action_round(self, d: int) -> None:
+        r = max(0, min(self.round + d, len(self.book.rounds) - 1))
+        if r != self.round:
+            self.round, self.step = r, 0
+        self.show()
+
+    def action_toggle_view(self) -> None:
+        self.full = not self.full
+        self.show()
+
+    # ------------------------------------------------------------- drawing
+
+    def _seat_view(self, st: State, s: int) -> SeatView:
+        return view(st, s if self.full else None)
+
+    def show(self) -> None:
+        st = self.book.state(self.round, self.step)
+        n = self.book.steps(self.round)
+        spectator = view(st, None)
+        head = Text()
+        head.append(
+            f"{self.source}  round {self.round + 1}/{len(self.book.rounds)}  "
+            f"step {self.step}/{n}  ({'full view' if self.full else 'spectator view'})\n",
+            style="bold",
+        )
+        head.append(f"庄 seat {st.dealer} · 亮张 ")
+        head.append_text(faces_text((st.liangzhang,)))
+        head.append(f" · 墩 stock {spectator.stock_count} · 悟性 ")
+        bal = st.result.balances if st.result is not None else spectator.balances
+        head.append(" ".join(f"seat {s} {bal[s]}" for s in range(3)))
+        if self.step:
+            head.append("\nlast decision: " + self.book.action_text(self.round, self.step))
+        if spectator.offer is not None and spectator.offer_source is not None:
+            how = "drawn by" if spectator.offer_from_draw else "discarded by"
+            head.append("\non offer: ")
+            head.append_text(faces_text((spectator.offer,)))
+            head.append(f" ({how} seat {spectator.offer_source})")
+        elif st.phase is Phase.DISCARD:
+            head.append(f"\nseat {st.turn} to discard")
+        self.query_one("#head", Panel).show(head)
+        for s in range(3):
+            self._show_seat(st, s)
+        self._show_events(st)
+
+    def _show_seat(self, st: State, s: int) -> None:
+        v = self._seat_view(st, s)
+        t = Text()
+        t.append(f"seat {s}", style="bold")
+        if st.dealer == s:
+            t.append(" · 庄")
+        bal = v.result.balances if v.result is not None else v.balances
+        t.append(f" · 悟性 {bal[s]} · hand {v.hand_sizes[s]}")
+        if v.dead[s]:
+            t.append(" · dead hand", style="red")
+        acting = s in v.to_act
+        if acting:
+            t.append(" · ▶ to act", style="bold yellow")
+            if self.full:
+                t.append(": " + " | ".join(a.text() for a in v.legal))
+        t.append("\ntable ", style="dim")
+        t.append_text(_table(v.tables[s]))
+        t.append("   pile ", style="dim")
+        t.append_text(faces_text(v.piles[s], " ") if v.piles[s] else Text("—", style="dim"))
+        hand = v.hands[s]
+        t.append("\n")
+        if hand is None:
+            t.append(f"hand: {v.hand_sizes[s]} cards (hidden)", style="dim")
+        else:
+            counts = [0] * 20
+            for f in hand:
+                counts[f] += 1
+            t.append_text(render_hand(hand_columns(counts)))
+        panel = self.query_one(f"#seat{s}", Panel)
+        panel.show(t)
+        panel.set_class(acting, "acting")
+
+    def _show_events(self, st: State) -> None:
+        prev = self.book.state(self.round, self.step - 1) if self.step else None
+        start = len(prev.log) if prev is not None else 0
+        seat = None
+        t = Text()
+        for i, e in enumerate(st.log):
+            shown: Event | None = e if self.full else e.censor(seat)
+            if shown is None or shown.kind is EventKind.REVEAL:
+                continue
+            t.append(shown.text() + "\n", style="bold" if i >= start else "dim")
+        if st.result is not None and st.result.win is not None:
+            t.append("\n" + st.result.win.explain() + "\n", style="bold green")
+        elif st.result is not None:
+            t.append("\n荒庄\n", style="bold")
+        self.query_one("#log", Panel).show(t)
+        self.query_one("#events", VerticalScroll).scroll_end(animate=False)

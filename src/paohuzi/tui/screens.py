@@ -1,0 +1,79 @@
+"""Modal screens: confirm quitting, and the end of a round."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+
+from .widgets import Panel
+
+__all__ = ["ConfirmQuit", "RoundOver"]
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Asks before leaving a match, so a stray ``q`` or Ctrl-C does not end it."""
+
+    DEFAULT_CSS = """
+    ConfirmQuit { align: center middle; }
+    ConfirmQuit > Vertical {
+        width: 64; height: auto; border: thick $error; background: $surface; padding: 1 2;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes, quit"),
+        Binding("n", "answer(False)", "No, keep playing"),
+        Binding("escape", "answer(False)", "Back", show=False),
+        Binding("q", "answer(True)", "Quit", show=False),
+    ]
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Panel(self.message + "\n\n[y] quit   [n] / [Esc] keep playing", id="confirm")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class RoundOver(ModalScreen[bool]):
+    """The end of a round: hands, the winner's arrangement, settlement.
+
+    Dismissed with True to go on (next round, or leave after the last one) and
+    False when the player asked to quit instead.
+    """
+
+    DEFAULT_CSS = """
+    RoundOver { align: center middle; }
+    RoundOver > VerticalScroll {
+        width: 100; max-width: 95%; height: auto; max-height: 95%;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "next", "Continue"),
+        Binding("n", "next", "Next round", show=False),
+        Binding("space", "next", "Continue", show=False),
+        Binding("q", "quit_match", "Quit"),
+    ]
+
+    def __init__(self, text: Text) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Panel(self.text, id="result")
+
+    def action_next(self) -> None:
+        self.dismiss(True)
+
+    def action_quit_match(self) -> None:
+        self.dismiss(False)

@@ -1,0 +1,208 @@
+"""The game screen, driven by the pilot through a whole scripted round.
+
+The human discards by mouse (clicking a card twice), by keyboard (arrows and
+Enter) and by typing; claims a 碰 by number, a 吃 with 比 by clicking its option,
+and wins; refused inputs must be explained in the status line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from paohuzi.core.cards import parse_faces
+from paohuzi.core.match import replay_match
+from paohuzi.core.record import loads
+from paohuzi.tui.app import PlayApp
+from paohuzi.tui.screens import ConfirmQuit, RoundOver
+from paohuzi.tui.widgets import HandView, OptionLine, Panel
+
+from .scripted import scripted_session
+
+SIZE = (160, 50)
+
+
+def _app(tmp_path: Path, rounds: int = 1) -> PlayApp:
+    return PlayApp(scripted_session(tmp_path, rounds), delay=0, threaded_bots=False)
+
+
+async def _settle(pilot: Pilot[object]) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def _text(app: PlayApp, selector: str) -> str:
+    return app.query_one(selector, Panel).plain
+
+
+def _options(app: PlayApp) -> list[str]:
+    return [o.plain for o in app.query(OptionLine)]
+
+
+def _status(app: PlayApp) -> str:
+    return _text(app, "#status")
+
+
+async def _click_card(pilot: Pilot[object], app: PlayApp, glyph: str) -> None:
+    hand = app.query_one(HandView)
+    face = parse_faces(glyph)[0]
+    for i, col in enumerate(hand.cols):
+        if face in col.faces:
+            await pilot.click("#hand", offset=(i * 5 + 1, 1 + col.faces.index(face)))
+            return
+    raise AssertionError(f"{glyph} not in the hand: {hand.plain}")
+
+
+async def test_scripted_round(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        # the table: 亮张, stock, balances, the hand in columns with its 坎 kept together
+        info = _text(app, "#info")
+        assert "亮张 肆" in info and "墩 stock 19" in info
+        assert "悟性 你 100 下家 100 上家 100" in info
+        hand = app.query_one(HandView).plain
+        assert hand.split("\n")[0].split()[:2] == ["坎", "坎"]
+        assert "Your discard" in _status(app)
+
+        # refused: a 坎 card cannot be discarded
+        app.query_one(HandView).select_face(parse_faces("壹")[0])
+        await pilot.press("enter")
+        assert "壹 is in a 坎" in _status(app)
+        # refused: no claim to choose
+        await pilot.press("1")
+        assert "nothing to claim" in _status(app)
+
+        # discard the 亮张 by mouse: click selects, a second click plays it
+        await _click_card(pilot, app, "肆")
+        assert "[肆]" in app.query_one(HandView).plain
+        await _click_card(pilot, app, "肆")
+        await _settle(pilot)
+
+        # seat 1 drew 伍: the bots (offered 吃) passed, the human may 碰
+        assert "On offer: 伍" in _text(app, "#offer")
+        assert _options(app) == ["1  碰:伍", "p  过 pass"]
+        await pilot.press("enter")  # refused: a card is on offer
+        assert "a card is on offer" in _status(app)
+        await pilot.press("7")
+        assert "no option 7" in _status(app)
+        await pilot.press("1")
+        await _settle(pilot)
+        assert "碰:伍伍伍" in _text(app, "#mytable")
+        assert any("peng 碰:伍伍伍" in line for line in app.log_lines)
+
+        # discard 十 by keyboard: select, arrows, Enter
+        hv = app.query_one(HandView)
+        hv.select_face(parse_faces("十")[0])
+        await pilot.press("right", "left")
+        assert hv.selected_face() == parse_faces("十")[0]
+        await pilot.press("enter")
+        await _settle(pilot)
+
+        # seat 2 drew 柒: 吃 options spell out each 比
+        assert "On offer: 柒" in _text(app, "#offer")
+        opts = _options(app)
+        assert "吃:贰柒拾 比:陆柒捌" in "\n".join(opts) and "吃:陆柒捌 比:贰柒拾" in "\n".join(opts)
+        assert opts[-1] == "p  过 pass"
+        chosen = next(o for o in app.query(OptionLine) if o.plain.endswith("吃:贰柒拾 比:陆柒捌"))
+        await pilot.click(chosen)
+        await _settle(pilot)
+        mine = _text(app, "#mytable")
+        assert "吃:贰柒拾" in mine and "吃:陆柒捌" in mine and "碰:伍伍伍" in mine
+
+        # the 听 hint: discarding 二 leaves a wait on 八
+        await pilot.press("t")
+        hint = _text(app, "#hint")
+        assert "打二 → " in hint and "八" in hint
+        assert "*二" in app.query_one(HandView).plain
+
+        # discard 二 by typing its ASCII name
+        await pilot.press("colon")
+        await pilot.press("s", "2", "enter")
+        await _settle(pilot)
+
+        # the human drew 八 and may win
+        assert "On offer: 八" in _text(app, "#offer")
+        assert _options(app)[0] == "1  胡"
+        await pilot.press("1")
+        await _settle(pilot)
+
+        # the end of the round: arrangement, 胡息, 囤 × 番, settlement, hands, record
+        assert isinstance(app.screen, RoundOver)
+        result = app.screen.query_one("#result", Panel).plain
+        pieces = ["你 seat 0 wins", "碰:伍伍伍", "3 胡息", "胡息 18", "囤 3", "3 囤 × 1 番 = 3"]
+        for piece in [*pieces, "+6", "→  悟性 106"]:
+            assert piece in result, piece
+        assert "Record saved:" in result and "Match over" in result
+        # every hand is revealed on the main screen too
+        assert "hand  " in _text(app, "#seat1") and "hand  " in _text(app, "#seat2")
+        await pilot.press("enter")
+        await _settle(pilot)
+    saved = app.return_value
+    assert saved is not None and saved.exists()
+    states = replay_match(loads(saved.read_text(encoding="utf-8")))
+    assert states[0].result is not None and states[0].result.winner == 0
+
+
+async def test_quit_asks_first(tmp_path: Path) -> None:
+    app = _app(tmp_path, rounds=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmQuit)
+        assert "Nothing has been played yet" in app.screen.query_one("#confirm", Panel).plain
+        await pilot.press("n")
+        assert not isinstance(app.screen, ConfirmQuit)
+        await pilot.press("colon", "打", ":", "肆", "enter")  # a typed discard in glyphs
+        await _settle(pilot)
+        assert "碰:伍" in "\n".join(_options(app))
+        await pilot.press("ctrl+c")
+        assert isinstance(app.screen, ConfirmQuit)
+        decisions = list(app.session.state.decisions)  # type: ignore[union-attr]
+        await pilot.press("1", "enter", "p")  # game keys do nothing under the modal
+        await _settle(pilot)
+        assert isinstance(app.screen, ConfirmQuit)
+        assert app.session.state.decisions == decisions  # type: ignore[union-attr]
+        assert "record so far will be saved" in app.screen.query_one("#confirm", Panel).plain
+        await pilot.press("y")
+        await _settle(pilot)
+    saved = app.return_value
+    assert saved is not None and saved.parent == tmp_path
+    rec = loads(saved.read_text(encoding="utf-8"))
+    assert rec["rounds"][0]["actions"][0]["text"] == "打:肆"
+
+
+async def test_typed_errors_are_explained(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        await pilot.press("colon", "x", "y", "enter")
+        assert "unknown action" in _status(app)
+        cmd = app.query_one("#cmd", Input)
+        assert cmd.value == "xy"  # kept for correcting
+        cmd.value = ""
+        await pilot.press("b", "1", "enter")  # typed 壹 (a 坎 card): the engine refuses
+        assert "illegal action" in _status(app) and "打:壹" in _status(app)
+        await pilot.press("escape", "p")
+        assert "nothing to pass" in _status(app)
+
+
+class _BrokenBot:
+    name = "broken"
+
+    def act(self, view: object) -> object:
+        raise RuntimeError("boom")
+
+
+async def test_broken_bot_does_not_end_the_match(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    app.session.bots[1] = _BrokenBot()  # type: ignore[assignment]
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        await pilot.press("colon", "s", "1", "0", "enter")  # 打:十; seat 1 must answer 吃
+        await _settle(pilot)
+        assert any("bot seat 1 failed" in line for line in app.log_lines)
+        assert app.session.human_turn()

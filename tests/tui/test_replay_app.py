@@ -1,0 +1,82 @@
+"""The record viewer steps through a saved match, showing every hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from paohuzi.cli.app import app as cli
+from paohuzi.core.record import dumps, loads
+from paohuzi.tui.replay import ReplayApp, load_rounds
+from paohuzi.tui.widgets import Panel
+
+from .scripted import scripted_session
+
+
+def _played_record(tmp_path: Path) -> Path:
+    sess = scripted_session(tmp_path)
+    sess.start_round()
+    for move in ["打:肆", "碰:伍", "打:十", "吃:贰柒拾 比:陆柒捌", "打:二", "胡"]:
+        while (seat := sess.pending_bot()) is not None:
+            sess.apply_bot(seat, sess.bots[seat].act(sess.bot_view(seat)))
+        sess.apply_human(move)
+    sess.finish_round()
+    assert sess.saved is not None
+    return sess.saved
+
+
+async def test_step_through_match(tmp_path: Path) -> None:
+    path = _played_record(tmp_path)
+    rounds = load_rounds(loads(path.read_text(encoding="utf-8")))
+    app = ReplayApp(rounds, source=path.name)
+    n = len(rounds[0]["actions"])
+    async with app.run_test(size=(160, 50)) as pilot:
+        head = app.query_one("#head", Panel)
+        assert f"step 0/{n}" in head.plain and "亮张 肆" in head.plain and "full view" in head.plain
+        # full view: the bots' hands are shown, in columns
+        assert "hidden" not in app.query_one("#seat1", Panel).plain
+        assert "to act" in app.query_one("#seat0", Panel).plain
+        await pilot.press("left")
+        assert f"step 0/{n}" in head.plain
+        await pilot.press("right")
+        assert f"step 1/{n}" in head.plain and "last decision: seat 0 打:肆" in head.plain
+        assert "seat 0 discard 肆" in app.query_one("#log", Panel).plain
+        await pilot.press("v")
+        assert "spectator view" in head.plain
+        assert "hand: 20 cards (hidden)" in app.query_one("#seat1", Panel).plain
+        await pilot.press("v", "end")
+        assert f"step {n}/{n}" in head.plain
+        log = app.query_one("#log", Panel).plain
+        assert "3 囤 × 1 番 = 3" in log and "胡息 18" in log
+        await pilot.press("home")
+        assert f"step 0/{n}" in head.plain
+        await pilot.press("q")
+
+
+def test_replay_cli_rejects_bad_files(tmp_path: Path) -> None:
+    runner = CliRunner()
+    r = runner.invoke(cli, ["replay", str(tmp_path / "missing.json")])
+    assert r.exit_code == 1 and "cannot read" in r.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    r = runner.invoke(cli, ["replay", str(bad)])
+    assert r.exit_code == 1 and "must be JSON" in r.output
+    other = tmp_path / "other.json"
+    other.write_text(dumps({"format": "something"}), encoding="utf-8")
+    r = runner.invoke(cli, ["replay", str(other)])
+    assert r.exit_code == 1 and "not a paohuzi record" in r.output
+
+
+def test_load_round_record(tmp_path: Path) -> None:
+    rec = loads(_played_record(tmp_path).read_text(encoding="utf-8"))
+    assert load_rounds(rec["rounds"][0]) == [rec["rounds"][0]]
+    broken = dict(rec["rounds"][0], actions=[{"seat": 1, "id": 4}])
+    with pytest.raises(ValueError, match="cannot be replayed"):
+        load_rounds(broken)
+
+
+def test_play_cli_rejects_unknown_bots() -> None:
+    r = CliRunner().invoke(cli, ["play", "--bots", "nobody,random"])
+    assert r.exit_code == 2 and "unknown bot" in r.output

@@ -1,0 +1,68 @@
+"""The match loop without a screen: bots first, then the human; records saved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paohuzi.core.errors import IllegalActionError
+from paohuzi.core.match import Match, replay_match
+from paohuzi.core.record import loads
+from paohuzi.tui.session import GameSession
+
+from .scripted import scripted_bots, scripted_session
+
+
+def _drive(sess: GameSession) -> None:
+    while (seat := sess.pending_bot()) is not None:
+        _events, problem = sess.apply_bot(seat, sess.bots[seat].act(sess.bot_view(seat)))
+        assert problem is None
+
+
+def test_scripted_round_headless(tmp_path: Path) -> None:
+    sess = scripted_session(tmp_path)
+    bots = sess.bots
+    sess.start_round()
+    moves = ["打:肆", "碰:伍", "打:十", "吃:贰柒拾 比:陆柒捌", "打:二", "胡"]
+    for move in moves:
+        _drive(sess)
+        assert sess.human_turn()
+        legal = [a.text() for a in sess.view().legal]
+        assert move in legal, (move, legal)
+        sess.apply_human(move)
+    _drive(sess)
+    st = sess.state
+    assert st is not None and st.over and st.result is not None and st.result.winner == 0
+    assert st.result.win is not None and (st.result.win.huxi, st.result.win.score) == (18, 3)
+    # bots saw their own seat's view only
+    for seat, bot in bots.items():
+        assert all(v.seat == seat and v.hands[0] is None for v in bot.seen)
+    path = sess.finish_round()
+    assert sess.match.over and path is st
+    assert sess.saved is not None and sess.saved.parent == tmp_path
+    states = replay_match(loads(sess.saved.read_text(encoding="utf-8")))
+    assert states[0].result is not None and states[0].result.deltas == st.result.deltas
+
+
+def test_human_out_of_turn_is_refused(tmp_path: Path) -> None:
+    sess = scripted_session(tmp_path)
+    sess.start_round()
+    with pytest.raises(IllegalActionError, match="illegal action"):
+        sess.apply_human("打:壹")  # a 坎 card
+    sess.apply_human("打:肆")
+    assert not sess.human_turn() and sess.pending_bot() == 1
+
+
+def test_missing_bot_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no bot for seat"):
+        GameSession(Match(seed=1), {1: scripted_bots()[1]})
+
+
+def test_cli_does_not_import_textual() -> None:
+    """``paohuzi score`` and friends must work where textual is not installed."""
+    import subprocess
+    import sys
+
+    code = "import sys, paohuzi.cli.app; sys.exit('textual' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
