@@ -1,0 +1,102 @@
+"""Checked apply: out-of-turn, illegal, stale and garbage actions are refused with a
+message quoting the input, and leave the state unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from paohuzi.core.engine import State
+from paohuzi.core.errors import IllegalActionError, NotationError, PaohuziError
+
+from .scripted import F, autoplay, game
+
+
+def _snapshot(st: State) -> tuple[object, ...]:
+    return (
+        len(st.log),
+        st.version,
+        len(st.decisions),
+        [h[:] for h in st.hands],
+        [t[:] for t in st.tables],
+        [p[:] for p in st.piles],
+        st.stock[:],
+        st.phase,
+        st.turn,
+        st.to_act(),
+        st.chou_chi[:],
+        st.chou_peng[:],
+    )
+
+
+def _refused(st: State, call: Callable[[], object], err: type[Exception], quote: str) -> None:
+    before = _snapshot(st)
+    with pytest.raises(err) as info:
+        call()
+    assert isinstance(info.value, ValueError) and isinstance(info.value, PaohuziError)
+    assert quote in str(info.value), str(info.value)
+    assert _snapshot(st) == before
+
+
+def test_out_of_turn() -> None:
+    st = game(0, {0: "五"})
+    _refused(st, lambda: st.apply("打:五", 1), IllegalActionError, "打:五")
+    _refused(st, lambda: st.apply("过", 2), IllegalActionError, "过")
+    _refused(st, lambda: st.apply("打:五", 7), IllegalActionError, "7")
+
+
+def test_illegal_actions() -> None:
+    st = game(0, {0: "五六六六", 1: "七"}, exclude={0: "七"})
+    _refused(st, lambda: st.apply("打:七"), IllegalActionError, "打:七")  # not in hand
+    _refused(st, lambda: st.apply("打:六"), IllegalActionError, "打:六")  # a 坎 card
+    _refused(st, lambda: st.apply("过"), IllegalActionError, "过")  # nothing to pass
+    _refused(st, lambda: st.apply("碰:五"), IllegalActionError, "碰:五")
+    _refused(st, lambda: st.apply("胡"), IllegalActionError, "胡")
+    _refused(st, lambda: st.apply(999), IllegalActionError, "999")
+    _refused(st, lambda: st.apply(3.5), IllegalActionError, "3.5")  # type: ignore[arg-type]
+    st.apply("打:五")  # and the legal one goes through
+
+
+def test_illegal_claim_in_a_window() -> None:
+    st = game(0, {0: "五", 1: "四六"}, exclude={1: "三五七伍"})
+    st.apply("打:五")
+    assert 1 in st.to_act()
+    _refused(st, lambda: st.apply("碰:五", 1), IllegalActionError, "碰:五")
+    _refused(st, lambda: st.apply("吃:三四五", 1), IllegalActionError, "吃:三四五")
+    _refused(st, lambda: st.apply("打:四", 1), IllegalActionError, "打:四")
+    _refused(st, lambda: st.apply("胡", 1), IllegalActionError, "胡")
+
+
+def test_several_seats_to_act_need_a_seat() -> None:
+    st = game(0, {0: "五", 1: "四六", 2: "五五"}, exclude={1: "三五七伍"})
+    st.apply("打:五")
+    assert set(st.to_act()) == {1, 2}
+    _refused(st, lambda: st.apply("过"), IllegalActionError, "过")
+
+
+def test_stale_version() -> None:
+    st = game(0, {0: "五"})
+    v = st.version
+    _refused(st, lambda: st.apply("打:五", 0, version=v + 1), IllegalActionError, "打:五")
+    st.apply("打:五", 0, version=v)
+    assert st.version == v + 1
+    if st.to_act():
+        s = st.to_act()[0]
+        _refused(st, lambda: st.apply("过", s, version=v), IllegalActionError, "过")
+
+
+def test_garbage_text() -> None:
+    st = game(0, {0: "五"})
+    _refused(st, lambda: st.apply("xyz"), NotationError, "xyz")
+    _refused(st, lambda: st.apply("打:鬼"), NotationError, "打:鬼")
+    _refused(st, lambda: st.apply("打:五六"), NotationError, "打:五六")
+    _refused(st, lambda: st.apply(""), NotationError, "empty")
+    _refused(st, lambda: st.apply("吃:一二三"), NotationError, "吃:一二三")  # no card on offer
+
+
+def test_no_action_after_the_round_is_over() -> None:
+    st = autoplay(game(0, {0: "五"}), win=False)
+    assert st.over
+    _refused(st, lambda: st.apply("过", 0), IllegalActionError, "过")
+    _refused(st, lambda: st.apply(F("五"), 0), IllegalActionError, "over")
