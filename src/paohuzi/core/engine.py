@@ -65,6 +65,7 @@ for _x in range(NUM_FACES):
             for _f in _g:
                 _REL[_x] |= 1 << _f
     _REL[_x] |= 1 << _x
+_ALL_FACES = (1 << NUM_FACES) - 1
 
 
 # For each face x: (shape, its faces, the hand cards a 吃 of that shape needs).
@@ -267,7 +268,7 @@ class State:
     result: RoundResult | None
     draws: int
     balances_at_start: tuple[int, int, int]
-    info: list[tuple[int, int, int] | None]  # per seat (T, k, mask of discardable faces), lazily
+    info: list[tuple[int, int, int, int] | None]  # per seat (T, k, free mask, win mask), lazily
     win_card: int  # the winning card when it was not yet in the winner's groups, else -1
 
     # ------------------------------------------------------------------ setup
@@ -360,8 +361,8 @@ class State:
     def table_groups(self, seat: int) -> tuple[Group, ...]:
         return tuple(t.group for t in self.tables[seat])
 
-    def _info(self, seat: int) -> tuple[int, int, int]:
-        """(T, k, free mask) of a seat, cached until its hand or table changes."""
+    def _info(self, seat: int) -> tuple[int, int, int, int]:
+        """(T, k, free mask, faces that might win) of a seat, cached until it changes."""
         inf = self.info[seat]
         if inf is None:
             h = self.hands[seat]
@@ -375,7 +376,15 @@ class State:
                 n = len(tg.group.faces)
                 t += n
                 k += n == 4
-            inf = self.info[seat] = (t, k, mask)
+            # A free single related to no other free card can only be saved by the
+            # winning card itself: two such cards and no card wins at all (§10).
+            wins = _ALL_FACES
+            for f in range(NUM_FACES):
+                if h[f] == 1 and not mask & _REL[f] & ~(1 << f):
+                    wins = _REL[f] if wins == _ALL_FACES else 0
+                    if not wins:
+                        break
+            inf = self.info[seat] = (t, k, mask, wins)
         return inf
 
     def owned(self, seat: int) -> int:
@@ -490,9 +499,9 @@ class State:
     def _win(self, seat: int, x: int, self_drawn: bool, last: bool) -> WinResult | None:
         if self.dead[seat]:
             return None
-        n, k, free = self._info(seat)
+        n, k, free, wins = self._info(seat)
         n += 1
-        if n != complete_size(k) and n != complete_size(k + 1):
+        if not (wins >> x) & 1 or (n != complete_size(k) and n != complete_size(k + 1)):
             return None
         h = self.hands[seat]
         if not h[x]:

@@ -85,6 +85,9 @@ class Event:
                 f"{who} hu on {card} ({self.detail or 'hand'}): {format_groups(self.groups)}; "
                 f"胡息 {hx}, {tun} 囤 × {fan} 番 = {score}"
             )
+        if k is EventKind.REVEAL:
+            hand = format_faces(self.hands[0]) if self.hands and self.hands[0] is not None else ""
+            return f"{who} shows hand {hand or '-'} | table {format_groups(self.groups) or '-'}"
         if k is EventKind.HUANGZHUANG:
             return "荒庄: the stock is empty"
         if k is EventKind.CHOU:
