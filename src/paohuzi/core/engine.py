@@ -268,7 +268,7 @@ class State:
     result: RoundResult | None
     draws: int
     balances_at_start: tuple[int, int, int]
-    info: list[tuple[int, int, int, int] | None]  # per seat (T, k, free mask, win mask), lazily
+    info: list[tuple[int, int, int, int, int, int] | None]  # per seat, see _info
     win_card: int  # the winning card when it was not yet in the winner's groups, else -1
 
     # ------------------------------------------------------------------ setup
@@ -361,8 +361,9 @@ class State:
     def table_groups(self, seat: int) -> tuple[Group, ...]:
         return tuple(t.group for t in self.tables[seat])
 
-    def _info(self, seat: int) -> tuple[int, int, int, int]:
-        """(T, k, free mask, faces that might win) of a seat, cached until it changes."""
+    def _info(self, seat: int) -> tuple[int, int, int, int, int, int]:
+        """(T, k, free mask, faces that might win, table 偎 faces, table 碰 faces)
+        of a seat, cached until its hand or table changes."""
         inf = self.info[seat]
         if inf is None:
             h = self.hands[seat]
@@ -371,11 +372,16 @@ class State:
                 if 0 < h[f] < 3:
                     mask |= 1 << f
             t = sum(h)
-            k = 0
+            k = wei = peng = 0
             for tg in self.tables[seat]:
-                n = len(tg.group.faces)
+                g = tg.group
+                n = len(g.faces)
                 t += n
                 k += n == 4
+                if g.kind is _T.PENG:
+                    peng |= 1 << g.faces[0]
+                elif g.kind is _T.WEI or g.kind is _T.CHOUWEI:
+                    wei |= 1 << g.faces[0]
             # A free single related to no other free card can only be saved by the
             # winning card itself: two such cards and no card wins at all (§10).
             wins = _ALL_FACES
@@ -384,7 +390,7 @@ class State:
                     wins = _REL[f] if wins == _ALL_FACES else 0
                     if not wins:
                         break
-            inf = self.info[seat] = (t, k, mask, wins)
+            inf = self.info[seat] = (t, k, mask, wins, wei, peng)
         return inf
 
     def owned(self, seat: int) -> int:
@@ -397,7 +403,8 @@ class State:
 
     def owes_discard(self, seat: int) -> bool:
         """§9 (八块): discard exactly when T = W(k)."""
-        return self.owned(seat) == complete_size(self.quads(seat))
+        inf = self.info[seat] or self._info(seat)
+        return inf[0] == complete_size(inf[1])
 
     def card_counts(self) -> list[int]:
         """Every card accounted for, by face: hands, tables, piles, stock, card on offer."""
@@ -492,24 +499,21 @@ class State:
 
     def _claim_keeps_discard(self, seat: int, hand_after: Sequence[int], gained: int) -> bool:
         """§7 ruling: a 吃/碰 may not leave the player owing a discard with only 坎 cards."""
-        if self.owned(seat) + gained != complete_size(self.quads(seat)):
+        inf = self.info[seat] or self._info(seat)
+        if inf[0] + gained != complete_size(inf[1]):
             return True
         return self._free_left(hand_after)
 
     def _win(self, seat: int, x: int, self_drawn: bool, last: bool) -> WinResult | None:
         if self.dead[seat]:
             return None
-        n, k, free, wins = self._info(seat)
+        n, k, free, wins, wei, peng = self.info[seat] or self._info(seat)
         n += 1
         if not (wins >> x) & 1 or (n != complete_size(k) and n != complete_size(k + 1)):
             return None
-        h = self.hands[seat]
-        if not h[x]:
-            # The card must join a free hand card, or make a 跑 on a table 偎/碰.
-            if not free & _REL[x] and not any(
-                t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI, _T.PENG) for t in self.tables[seat]
-            ):
-                return None
+        # The card must join a free hand card, or make a 跑/提 on a 坎 or a table 偎/碰.
+        if not self.hands[seat][x] and not free & _REL[x] and not ((wei | peng) >> x) & 1:
+            return None
         return evaluate_counts(self.table_groups(seat), self.hands[seat], x, self_drawn, last, self.rules)
 
     def _chi_options(self, seat: int, x: int) -> dict[int, Action]:
@@ -517,7 +521,7 @@ class State:
         h = self.hands[seat]
         out: dict[int, Action] = {}
         shapes = _SHAPES[x]
-        mask = self._info(seat)[2]
+        mask = (self.info[seat] or self._info(seat))[2]
         if not any(m & mask == m for m in _NEED_MASKS[x]):
             return out
         free = [c if c < 3 else 0 for c in h]
@@ -643,10 +647,11 @@ class State:
         tables = self.tables
         # Step 1: the drawer's forced 提 / 偎.
         wei_idx = -1
-        for i, t in enumerate(tables[d]):
-            if t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI):
-                wei_idx = i
-                break
+        if ((self.info[d] or self._info(d))[4] >> x) & 1:
+            for i, t in enumerate(tables[d]):
+                if t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI):
+                    wei_idx = i
+                    break
         if h[x] >= 2 or wei_idx >= 0:
             res = self._win(d, x, True, last)
             self.info[d] = None
@@ -682,16 +687,11 @@ class State:
                 hu[s] = r
         # Step 3: forced 跑.
         pao = -1
+        bit = 1 << x
         for s in order:
-            if s != d and self.hands[s][x] == 3:
+            inf = self.info[s] or self._info(s)
+            if inf[5] & bit or (s != d and (self.hands[s][x] == 3 or inf[4] & bit)):
                 pao = s
-                break
-            for t in tables[s]:
-                g = t.group
-                if g.faces[0] == x and (g.kind is _T.PENG or (s != d and g.kind in (_T.WEI, _T.CHOUWEI))):
-                    pao = s
-                    break
-            if pao >= 0:
                 break
         options: dict[int, list[int]] = {s: [HU_ID] for s in hu}
         chi: dict[int, dict[int, Action]] = {}
@@ -737,9 +737,7 @@ class State:
         order = ((p + 1) % 3, (p + 2) % 3)
         # Step 1: forced 跑 from a 坎 or a table 偎 (never a table 碰, §6).
         for s in order:
-            if self.hands[s][x] == 3 or any(
-                t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI) for t in self.tables[s]
-            ):
+            if self.hands[s][x] == 3 or ((self.info[s] or self._info(s))[4] >> x) & 1:
                 self._pao(s, x, p, False)
                 return
         options: dict[int, list[int]] = {}
