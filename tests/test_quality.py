@@ -46,15 +46,18 @@ def test_core_imports_only_stdlib() -> None:
                 names = [node.module]
             for n in names:
                 top = n.split(".")[0]
-                if top == "paohuzi" and not n.startswith("paohuzi.core"):
-                    bad.append(f"{f.name}: {n}")
-                elif top not in std and top != "paohuzi":
+                if (top == "paohuzi" and not n.startswith("paohuzi.core")) or (
+                    top not in std and top != "paohuzi"
+                ):
                     bad.append(f"{f.name}: {n}")
     assert not bad, bad
 
 
 def test_core_import_is_fast() -> None:
-    code = "import time; t=time.perf_counter(); import paohuzi.core.engine, paohuzi.core.hand; print(time.perf_counter()-t)"
+    code = (
+        "import time; t=time.perf_counter(); import paohuzi.core.engine, paohuzi.core.hand; "
+        "print(time.perf_counter()-t)"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert float(r.stdout) < 0.5, r.stdout
 
@@ -63,4 +66,6 @@ def test_docs_rules_match_shared_rules() -> None:
     shared = ROOT.parent / "shared" / "rules" / "RULES.md"
     if not shared.exists():
         pytest.skip("no ../shared/rules beside this checkout")
-    assert (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
+    assert (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8") == shared.read_text(
+        encoding="utf-8"
+    )

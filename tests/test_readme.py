@@ -45,10 +45,13 @@ def test_readme_opens_with_play_then_test_command() -> None:
 
 def test_ci_runs_the_readme_test_command() -> None:
     script = (
-        "awk '/<!-- test-command -->/{found=1; next} found && /^```/{if (inblock) exit; inblock=1; next}"
-        " found && inblock {print; exit}' README.md"
+        "awk '/<!-- test-command -->/{found=1; next} "
+        "found && /^```/{if (inblock) exit; inblock=1; next} "
+        "found && inblock {print; exit}' README.md"
     )
-    got = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    got = subprocess.run(
+        ["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert got.stdout.strip() == marked("test-command")
     assert script.split("'")[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
@@ -71,7 +74,11 @@ def test_readme_python_blocks() -> None:
 def test_readme_play_command_on_a_fresh_checkout(tmp_path: Path) -> None:
     """The first README command, verbatim, in a fresh copy of the tree: venv, install, play."""
     files = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+        ["git", "ls-files", "-co", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     work = tmp_path / "checkout"
     for f in files:
@@ -85,8 +92,20 @@ def test_readme_play_command_on_a_fresh_checkout(tmp_path: Path) -> None:
     env_home = tmp_path / "home"
     env_home.mkdir()
     subprocess.run(
-        ["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "50", "-c", str(work),
-         f"HOME={env_home} bash -c {shlex_quote(cmd + '; echo EXITED $?; sleep 30')}"],
+        [
+            "tmux",
+            "new-session",
+            "-d",
+            "-s",
+            session,
+            "-x",
+            "160",
+            "-y",
+            "50",
+            "-c",
+            str(work),
+            f"HOME={env_home} bash -c {shlex_quote(cmd + '; echo EXITED $?; sleep 30')}",
+        ],
         check=True,
     )
     try:
@@ -102,7 +121,13 @@ def test_readme_play_command_on_a_fresh_checkout(tmp_path: Path) -> None:
         assert "亮张" in screen, screen
         assert "EXITED" not in screen, screen
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
-        time.sleep(1.5)
+        deadline = time.time() + 30
+        while time.time() < deadline and "Quit the match?" not in screen:
+            time.sleep(0.5)
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
+            ).stdout
+        assert "Quit the match?" in screen, screen
         subprocess.run(["tmux", "send-keys", "-t", session, "y"], check=True)
         deadline = time.time() + 30
         while time.time() < deadline:

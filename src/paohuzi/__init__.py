@@ -41,12 +41,12 @@ __all__ = [
     "waits",
 ]
 
-from .core.actions import Action, ActionKind, parse_action  # noqa: E402
-from .core.engine import Deal, Phase, RoundResult, State, new_game, random_deal  # noqa: E402
-from .core.events import Event, EventKind  # noqa: E402
-from .core.match import Match, replay_match  # noqa: E402
-from .core.record import dumps, loads, replay, round_record  # noqa: E402
-from .core.views import SeatView, ViewGroup, censored_log, view  # noqa: E402
+from .core.actions import Action, ActionKind, parse_action
+from .core.engine import Deal, Phase, RoundResult, State, new_game, random_deal
+from .core.events import Event, EventKind
+from .core.match import Match, replay_match
+from .core.record import dumps, loads, replay, round_record
+from .core.views import SeatView, ViewGroup, censored_log, view
 
 __all__ += [
     "Action",

@@ -71,7 +71,9 @@ def simulate(
             elif e.kind is EventKind.WEI:
                 wei += 1
         if records_dir is not None:
-            (records_dir / f"round-{g:06d}.json").write_text(dumps(round_record(state)), encoding="utf-8")
+            (records_dir / f"round-{g:06d}.json").write_text(
+                dumps(round_record(state)), encoding="utf-8"
+            )
     return {
         "games": games,
         "seed": seed,
@@ -83,7 +85,13 @@ def simulate(
         "draw_rate": round(draws / games, 4),
         "mean_win_score": round(score_sum / wins, 3) if wins else 0.0,
         "mingtang": dict(sorted(mingtang.items())),
-        "win_how": {"跑胡": how["跑胡"], "提胡": how["提胡"], "偎胡": how["偎胡"], "碰": how["碰"], "hand": how["hand"]},
+        "win_how": {
+            "跑胡": how["跑胡"],
+            "提胡": how["提胡"],
+            "偎胡": how["偎胡"],
+            "碰": how["碰"],
+            "hand": how["hand"],
+        },
         "bi": bi,
         "dead_hands": dead,
         "ti_drawn": forced_ti,

@@ -12,10 +12,20 @@ from paohuzi.core.record import loads, replay
 
 
 def test_simulate_json(tmp_path: Path) -> None:
-    r = CliRunner().invoke(app, ["simulate", "--games", "40", "--seed", "3", "--json", "--records", str(tmp_path)])
+    r = CliRunner().invoke(
+        app, ["simulate", "--games", "40", "--seed", "3", "--json", "--records", str(tmp_path)]
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
-    for key in ("games", "games_per_second", "actions_per_second", "win_rate", "draw_rate", "mean_win_score", "mingtang"):
+    for key in (
+        "games",
+        "games_per_second",
+        "actions_per_second",
+        "win_rate",
+        "draw_rate",
+        "mean_win_score",
+        "mingtang",
+    ):
         assert key in data
     assert data["games"] == 40
     assert abs(data["win_rate"] + data["draw_rate"] - 1) < 1e-9

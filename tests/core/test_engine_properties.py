@@ -18,7 +18,9 @@ MAX_ACTIONS = 400
 
 def play(seed: int, choice_seed: int, check: bool = True) -> State:
     rng = random.Random(choice_seed)
-    state = new_game(seed=seed, balances=(rng.randrange(0, 60), rng.randrange(0, 60), rng.randrange(0, 60)))
+    state = new_game(
+        seed=seed, balances=(rng.randrange(0, 60), rng.randrange(0, 60), rng.randrange(0, 60))
+    )
     n = 0
     while not state.over:
         if check:

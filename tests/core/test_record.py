@@ -70,7 +70,7 @@ def test_bad_records(text: str) -> None:
 def test_deal_validation() -> None:
     d = random_deal(1, 0)
     with pytest.raises(RecordError, match="80 cards"):
-        Deal(0, (d.hands[0][:-1] + (d.hands[0][0],), d.hands[1], d.hands[2]), d.stock)
+        Deal(0, ((*d.hands[0][:-1], d.hands[0][0]), d.hands[1], d.hands[2]), d.stock)
     with pytest.raises(RecordError, match="21"):
         Deal(1, d.hands, d.stock)
     assert Deal.from_dict(d.to_dict()) == d

@@ -50,7 +50,13 @@ def test_play_in_tmux(tmp_path: Path) -> None:
     r = tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", session, cmd)
     assert r.returncode == 0, r.stderr
     try:
-        assert _wait(lambda: "Your discard" in screen() or "Claim " in screen()), screen()
+
+        def ready() -> bool:
+            t = screen()
+            return ("Your discard" in t or "Claim " in t) and re.search(r"亮张 \S", t) is not None
+
+        # The first frames can be partial while textual lays out: wait for a full one.
+        assert _wait(ready, timeout=40), screen()
         text = screen()
         assert re.search(r"亮张 \S", text), text
         m = re.search(r"墩 stock (\d+)", text)

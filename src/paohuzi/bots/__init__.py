@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot, RandomBot
+from .heuristic import HeuristicBot
+from .search import SearchBot
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": SearchBot,
 }
 
 

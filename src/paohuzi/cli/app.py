@@ -17,6 +17,7 @@ def _root() -> None:
     """红拐弯跑胡子 (Hong Guai Wan Paohuzi)."""
 
 
+from . import arena as _arena  # noqa: E402,F401
 from . import play as _play  # noqa: E402,F401
 from . import replay as _replay  # noqa: E402,F401
 from . import score as _score  # noqa: E402,F401

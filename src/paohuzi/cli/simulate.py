@@ -34,7 +34,10 @@ def simulate(
     typer.echo(f"won              {stats['win_rate']:.1%}")
     typer.echo(f"荒庄             {stats['draw_rate']:.1%}")
     typer.echo(f"mean win score   {stats['mean_win_score']}")
-    typer.echo("名堂             " + (", ".join(f"{k} {v}" for k, v in stats["mingtang"].items()) or "none"))
+    typer.echo(
+        "名堂             "
+        + (", ".join(f"{k} {v}" for k, v in stats["mingtang"].items()) or "none")
+    )
     typer.echo("wins by          " + ", ".join(f"{k} {v}" for k, v in stats["win_how"].items()))
     typer.echo(f"吃 with 比       {stats['bi']}")
     typer.echo(f"dead hands       {stats['dead_hands']}")

@@ -26,17 +26,17 @@ from .errors import NotationError
 from .groups import Group, GroupKind
 
 __all__ = [
-    "ActionKind",
-    "Action",
+    "CHI_BASE",
+    "HU_ID",
+    "NO_SHAPE",
     "NUM_ACTIONS",
     "PASS_ID",
-    "HU_ID",
     "PENG_ID",
-    "CHI_BASE",
-    "NO_SHAPE",
-    "shape_faces",
+    "Action",
+    "ActionKind",
     "chi_id",
     "parse_action",
+    "shape_faces",
 ]
 
 PASS_ID = 20
@@ -136,7 +136,9 @@ class Action:
             parts = []
             for i, g in enumerate(self.groups):
                 label = name if i == 0 else ("bi" if ascii else "比")
-                parts.append(f"{label}:{format_faces(g.faces, ascii=ascii, sep=',' if ascii else '')}")
+                parts.append(
+                    f"{label}:{format_faces(g.faces, ascii=ascii, sep=',' if ascii else '')}"
+                )
             return " ".join(parts)
         return name
 
@@ -173,7 +175,9 @@ def parse_action(text: str, card: int | None = None) -> Action:
     head, _, rest = tokens[0].partition(":")
     kind = _KIND_WORDS.get(head.lower())
     if kind is None:
-        raise NotationError(f"unknown action {text!r}: expected 打/过/胡/碰/吃 (discard/pass/hu/peng/chi)")
+        raise NotationError(
+            f"unknown action {text!r}: expected 打/过/胡/碰/吃 (discard/pass/hu/peng/chi)"
+        )
     try:
         if kind is ActionKind.DISCARD:
             faces = parse_faces(rest)
@@ -187,7 +191,11 @@ def parse_action(text: str, card: int | None = None) -> Action:
         if kind is ActionKind.PENG:
             if rest:
                 faces = parse_faces(rest)
-                if not faces or any(f != faces[0] for f in faces) or (card is not None and faces[0] != card):
+                if (
+                    not faces
+                    or any(f != faces[0] for f in faces)
+                    or (card is not None and faces[0] != card)
+                ):
                     raise NotationError("a 碰 names the card on offer")
                 card = faces[0]
             return Action.from_id(PENG_ID, card)

@@ -14,26 +14,26 @@ from enum import IntEnum
 from .errors import HandError, NotationError
 
 __all__ = [
-    "Face",
-    "NUM_FACES",
+    "BIG_GLYPHS",
     "COPIES",
     "DECK_SIZE",
-    "SMALL_GLYPHS",
-    "BIG_GLYPHS",
+    "NUM_FACES",
     "RED_NUMBERS",
-    "number",
+    "SMALL_GLYPHS",
+    "Face",
+    "ascii_name",
+    "check_counts",
+    "counts_of",
+    "face_of",
+    "faces_of_counts",
+    "format_faces",
+    "full_deck",
+    "glyph",
     "is_big",
     "is_red",
-    "face_of",
-    "glyph",
-    "ascii_name",
+    "number",
     "parse_face",
     "parse_faces",
-    "format_faces",
-    "counts_of",
-    "faces_of_counts",
-    "full_deck",
-    "check_counts",
 ]
 
 NUM_FACES = 20
@@ -154,10 +154,7 @@ def parse_faces(text: str) -> tuple[int, ...]:
                 j += 1
             digits = text[i + 1 : j]
             # s10 vs s1 followed by 0: numbers are 1..10, so a two-digit "10" is ten.
-            if digits.startswith("10"):
-                digits_used = "10"
-            else:
-                digits_used = digits[:1]
+            digits_used = "10" if digits.startswith("10") else digits[:1]
             if digits_used and 1 <= int(digits_used) <= 10:
                 out.append(int(digits_used) - 1 + (10 if ch in "bB" else 0))
                 i = i + 1 + len(digits_used)

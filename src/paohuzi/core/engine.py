@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from enum import Enum
+from functools import cache
 
 from .actions import (
     CHI_BASE,
@@ -36,12 +36,12 @@ from .rules import HONG_GUAI_WAN, RuleSet
 from .scoring import settle
 
 __all__ = [
-    "Phase",
     "Deal",
-    "TableGroup",
+    "Phase",
     "RoundResult",
-    "Window",
     "State",
+    "TableGroup",
+    "Window",
     "new_game",
     "random_deal",
 ]
@@ -82,7 +82,7 @@ for _x in range(NUM_FACES):
 _NEED_MASKS = [tuple(sum(1 << f for f in set(need)) for _s, _g, need in lst) for lst in _SHAPES]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _chi_action(aid: int, x: int) -> Action:
     return Action.from_id(aid, x)
 
@@ -222,29 +222,29 @@ class State:
     """One round. Mutate only through :meth:`apply` / :meth:`apply_fast`."""
 
     __slots__ = (
-        "rules",
-        "seed",
-        "deal",
-        "dealer",
-        "hands",
-        "tables",
-        "piles",
-        "stock",
+        "balances",
+        "balances_at_start",
         "chou_chi",
         "chou_peng",
         "dead",
-        "phase",
-        "turn",
-        "window",
-        "log",
+        "deal",
+        "dealer",
         "decisions",
-        "version",
-        "balances",
-        "result",
         "draws",
-        "win_card",
-        "balances_at_start",
+        "hands",
         "info",
+        "log",
+        "phase",
+        "piles",
+        "result",
+        "rules",
+        "seed",
+        "stock",
+        "tables",
+        "turn",
+        "version",
+        "win_card",
+        "window",
     )
 
     rules: RuleSet
@@ -428,25 +428,33 @@ class State:
 
     # ------------------------------------------------------------ transitions
 
-    def apply(self, action: Action | int | str, seat: int | None = None, version: int | None = None) -> list[Event]:
+    def apply(
+        self, action: Action | int | str, seat: int | None = None, version: int | None = None
+    ) -> list[Event]:
         """Checked apply: rejects out-of-turn, illegal and stale actions.
 
         ``seat`` defaults to the only seat to act; ``version`` (if given) must match
         ``state.version`` so a client acting on an old view is refused.
         """
         if version is not None and version != self.version:
-            raise IllegalActionError(f"stale action {action!s}: state is at version {self.version}, not {version}")
+            raise IllegalActionError(
+                f"stale action {action!s}: state is at version {self.version}, not {version}"
+            )
         if self.phase is Phase.OVER:
             raise IllegalActionError(f"the round is over; cannot apply {action!s}")
         acting = self.to_act()
         if seat is None:
             if len(acting) != 1:
-                raise IllegalActionError(f"several seats {list(acting)} must act: name the seat for {action!s}")
+                raise IllegalActionError(
+                    f"several seats {list(acting)} must act: name the seat for {action!s}"
+                )
             seat = acting[0]
         if seat not in (0, 1, 2):
             raise IllegalActionError(f"no seat {seat!r}")
         if seat not in acting:
-            raise IllegalActionError(f"seat {seat} is not to act now (waiting for {list(acting)}); got {action!s}")
+            raise IllegalActionError(
+                f"seat {seat} is not to act now (waiting for {list(acting)}); got {action!s}"
+            )
         card = self.window.card if self.window is not None else None
         if isinstance(action, str):
             aid = parse_action(action, card).id
@@ -514,7 +522,9 @@ class State:
         # The card must join a free hand card, or make a 跑/提 on a 坎 or a table 偎/碰.
         if not self.hands[seat][x] and not free & _REL[x] and not ((wei | peng) >> x) & 1:
             return None
-        return evaluate_counts(self.table_groups(seat), self.hands[seat], x, self_drawn, last, self.rules)
+        return evaluate_counts(
+            self.table_groups(seat), self.hands[seat], x, self_drawn, last, self.rules
+        )
 
     def _chi_options(self, seat: int, x: int) -> dict[int, Action]:
         """Every complete 吃 + 比 option of ``seat`` on ``x`` (§7)."""
@@ -598,7 +608,9 @@ class State:
                     g = _SAME[_T.TI][f]
                     self.tables[s].append(TableGroup(g, hidden=True))
                     self.info[s] = None
-                    self._emit(Event(EventKind.TI, s, face=f, groups=(g,), detail="dealt", hidden=True))
+                    self._emit(
+                        Event(EventKind.TI, s, face=f, groups=(g,), detail="dealt", hidden=True)
+                    )
         dealer = d.dealer
         if self.rules.tianhu:
             x = d.liangzhang
@@ -607,14 +619,27 @@ class State:
             res = evaluate_counts(self.table_groups(dealer), h, x, False, False, self.rules)
             h[x] += 1
             if res is not None and h[x] < 3:
-                self._open(Window(x, dealer, False, False, {dealer: (HU_ID, PASS_ID)}, hu={dealer: res}, order=(dealer,), after_own=True))
+                self._open(
+                    Window(
+                        x,
+                        dealer,
+                        False,
+                        False,
+                        {dealer: (HU_ID, PASS_ID)},
+                        hu={dealer: res},
+                        order=(dealer,),
+                        after_own=True,
+                    )
+                )
                 return
         self._after_own(dealer)
 
     def _after_own(self, seat: int) -> None:
         """After a seat's own action: discard if §9 says so, else its 下家 draws."""
         if self.owes_discard(seat) and not self.dead[seat]:
-            if self._free_left(self.hands[seat]) or (not self.rules.dead_hand and sum(self.hands[seat])):
+            if self._free_left(self.hands[seat]) or (
+                not self.rules.dead_hand and sum(self.hands[seat]) > 0
+            ):
                 self.phase = Phase.DISCARD
                 self.turn = seat
                 self.window = None
@@ -671,9 +696,29 @@ class State:
                 g = _SAME[_T.CHOUWEI if chou else _T.WEI][x]
                 tables[d].append(TableGroup(g, hidden=not chou))
                 self._emit(Event(EventKind.DRAW, d, face=x, hidden=not chou))
-                self._emit(Event(EventKind.WEI, d, face=x, groups=(g,), detail="chou" if chou else "", hidden=not chou))
+                self._emit(
+                    Event(
+                        EventKind.WEI,
+                        d,
+                        face=x,
+                        groups=(g,),
+                        detail="chou" if chou else "",
+                        hidden=not chou,
+                    )
+                )
             if res is not None:
-                self._open(Window(x, d, True, last, {d: (HU_ID, PASS_ID)}, hu={d: res}, order=(d,), after_own=True))
+                self._open(
+                    Window(
+                        x,
+                        d,
+                        True,
+                        last,
+                        {d: (HU_ID, PASS_ID)},
+                        hu={d: res},
+                        order=(d,),
+                        after_own=True,
+                    )
+                )
                 return True
             self._after_own(d)
             return True
@@ -753,7 +798,15 @@ class State:
                 options.setdefault(s, []).extend(sorted(c))
         if options:
             self._open(
-                Window(x, p, False, False, {s: (*a, PASS_ID) for s, a in options.items()}, chi=chi, order=(*order, p))
+                Window(
+                    x,
+                    p,
+                    False,
+                    False,
+                    {s: (*a, PASS_ID) for s, a in options.items()},
+                    chi=chi,
+                    order=(*order, p),
+                )
             )
             return
         self.piles[p].append(x)
@@ -819,7 +872,11 @@ class State:
                 if PENG_ID in ids and took != PENG_ID and rank > 4:
                     self.chou_peng[s] |= 1 << x
                     self._emit(Event(EventKind.CHOU, s, face=x, detail="peng", private=True))
-                if any(a >= CHI_BASE for a in ids) and not (took is not None and took >= CHI_BASE) and rank > _rank(w, s, CHI_BASE):
+                if (
+                    any(a >= CHI_BASE for a in ids)
+                    and not (took is not None and took >= CHI_BASE)
+                    and rank > _rank(w, s, CHI_BASE)
+                ):
                     self.chou_chi[s] |= 1 << x
                     self._emit(Event(EventKind.CHOU, s, face=x, detail="chi", private=True))
         self.window = None
@@ -879,8 +936,14 @@ class State:
         self._emit(Event(EventKind.HUANGZHUANG))
         self._finish(None, None, (0, 0, 0), self.deal.dealer)
 
-    def _finish(self, winner: int | None, res: WinResult | None, deltas: tuple[int, int, int], nxt: int) -> None:
-        bal = (self.balances[0] + deltas[0], self.balances[1] + deltas[1], self.balances[2] + deltas[2])
+    def _finish(
+        self, winner: int | None, res: WinResult | None, deltas: tuple[int, int, int], nxt: int
+    ) -> None:
+        bal = (
+            self.balances[0] + deltas[0],
+            self.balances[1] + deltas[1],
+            self.balances[2] + deltas[2],
+        )
         self._emit(Event(EventKind.SETTLE, numbers=deltas))
         for s in range(3):
             self._emit(

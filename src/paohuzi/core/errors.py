@@ -7,10 +7,10 @@ and every message quotes the offending input.
 from __future__ import annotations
 
 __all__ = [
-    "PaohuziError",
-    "NotationError",
     "HandError",
     "IllegalActionError",
+    "NotationError",
+    "PaohuziError",
     "RecordError",
 ]
 

@@ -14,7 +14,7 @@ from typing import Any
 from .cards import format_faces, glyph
 from .groups import Group, format_groups, parse_groups
 
-__all__ = ["EventKind", "Event"]
+__all__ = ["Event", "EventKind"]
 
 
 class EventKind(Enum):
@@ -48,7 +48,9 @@ class Event:
     detail: str = ""
     hidden: bool = False
     hands: tuple[tuple[int, ...] | None, ...] = ()  # DEAL: dealt hands; HU/荒庄: revealed hands
-    numbers: tuple[int, ...] = ()  # DEAL: hand sizes; SETTLE: balance changes; HU: huxi, tun, fan, score
+    numbers: tuple[
+        int, ...
+    ] = ()  # DEAL: hand sizes; SETTLE: balance changes; HU: huxi, tun, fan, score
     private: bool = False  # the whole event is for ``seat`` only (臭 marks)
 
     def visible_to(self, seat: int | None) -> bool:
@@ -59,7 +61,9 @@ class Event:
         if self.private:
             return self if seat == self.seat else None
         if self.kind is EventKind.DEAL:
-            return replace(self, hands=tuple(h if s == seat else None for s, h in enumerate(self.hands)))
+            return replace(
+                self, hands=tuple(h if s == seat else None for s, h in enumerate(self.hands))
+            )
         if self.hidden and seat != self.seat:
             return replace(self, face=None, groups=tuple(), hidden=True)
         return self
@@ -70,11 +74,16 @@ class Event:
         who = f"seat {self.seat}" if self.seat >= 0 else ""
         card = glyph(self.face) if self.face is not None else "?"
         if k is EventKind.DEAL:
-            hands = " | ".join(format_faces(h) if h is not None else f"({n} cards)" for h, n in zip(self.hands, self.numbers))
+            hands = " | ".join(
+                format_faces(h) if h is not None else f"({n} cards)"
+                for h, n in zip(self.hands, self.numbers, strict=True)
+            )
             return f"deal: dealer seat {self.seat}, 亮张 {card}; {hands}"
         if k in (EventKind.TI, EventKind.WEI, EventKind.PAO, EventKind.PENG, EventKind.CHI):
             gs = format_groups(self.groups) if self.groups else "(face down)"
-            extra = f" from seat {self.source}" if self.source >= 0 and self.source != self.seat else ""
+            extra = (
+                f" from seat {self.source}" if self.source >= 0 and self.source != self.seat else ""
+            )
             det = f" [{self.detail}]" if self.detail else ""
             return f"{who} {k.value} {gs}{extra}{det}"
         if k is EventKind.SETTLE:

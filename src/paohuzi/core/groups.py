@@ -8,21 +8,21 @@ hand (句 for a three-card set, 对 for the pair). 胡息 follows from kind and 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
-from .cards import NUM_FACES, format_faces, parse_faces
+from .cards import NUM_FACES, format_faces, is_red, parse_faces
 from .errors import NotationError
 
 __all__ = [
-    "GroupKind",
+    "SAME_FACE_KINDS",
     "Group",
+    "GroupKind",
+    "format_groups",
     "is_set_shape",
-    "set_shape_huxi",
     "parse_group",
     "parse_groups",
-    "format_groups",
-    "SAME_FACE_KINDS",
+    "set_shape_huxi",
 ]
 
 
@@ -103,38 +103,47 @@ def set_shape_huxi(a: int, b: int, c: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """A group of cards: ``Group(GroupKind.PENG, (11, 11, 11))`` is ``碰:贰贰贰``."""
+    """A group of cards: ``Group(GroupKind.PENG, (11, 11, 11))`` is ``碰:贰贰贰``.
+
+    Faces are kept sorted. ``huxi``, ``red`` and ``big`` are derived once at
+    construction, because win evaluation reads them on every call.
+    """
 
     kind: GroupKind
     faces: tuple[int, ...]
+    huxi: int = field(init=False, repr=False, compare=False)
+    """胡息 of this group (§2)."""
+    red: int = field(init=False, repr=False, compare=False)
+    """Red cards in the group (二七十贰柒拾), for 点胡/红胡/乌胡."""
+    big: int = field(init=False, repr=False, compare=False)
+    """Big cards in the group (壹…拾), for 大字/小字."""
 
     def __post_init__(self) -> None:
         faces = tuple(sorted(self.faces))
         object.__setattr__(self, "faces", faces)
         kind = self.kind
-        if len(faces) != kind.size or any(not 0 <= f < NUM_FACES for f in faces):
+        if any(not isinstance(f, int) or not 0 <= f < NUM_FACES for f in faces):
+            raise NotationError(f"not face indexes 0-19: {list(faces)!r}")
+        if len(faces) != kind.size:
             raise NotationError(
                 f"a {kind.value} group has {kind.size} cards, got {format_faces(faces)!r}"
             )
         if kind in SAME_FACE_KINDS:
             if faces[0] != faces[-1]:
                 raise NotationError(f"a {kind.value} group needs one face: {self}")
+            small, big = _SAME_FACE_HUXI[kind]
+            huxi = big if faces[0] >= 10 else small
         elif kind is GroupKind.DUI:
             if faces[0] != faces[1]:
                 raise NotationError(f"a pair needs one face: {self}")
+            huxi = 0
         elif not is_set_shape(*faces):
             raise NotationError(f"not a run, 二七十 or 大小三搭: {self}")
-
-    @property
-    def huxi(self) -> int:
-        """胡息 of this group (§2)."""
-        kind = self.kind
-        if kind in SAME_FACE_KINDS:
-            small, big = _SAME_FACE_HUXI[kind]
-            return big if self.faces[0] >= 10 else small
-        if kind is GroupKind.DUI:
-            return 0
-        return set_shape_huxi(*self.faces)
+        else:
+            huxi = set_shape_huxi(*faces)
+        object.__setattr__(self, "huxi", huxi)
+        object.__setattr__(self, "red", sum(1 for f in faces if is_red(f)))
+        object.__setattr__(self, "big", sum(1 for f in faces if f >= 10))
 
     @property
     def same_face(self) -> bool:

@@ -1,44 +1,75 @@
 """Win evaluation and waiting cards (RULES.md §10, §11).
 
-Hands are count vectors. The hand part that is free to arrange (everything but
-the 坎, which are locked whole) is packed into one int, three bits a face, and
-decomposed by a memoised backtracking search that returns the best 胡息; the
-winning groups are rebuilt afterwards by walking the memo. Every way the winning
-card can be used (跑 onto a 坎/偎/碰, 碰 with a pair, forced 偎/提 on an own draw,
-any hand group) is tried, and the best score wins, ties to the higher 胡息.
+Hands are count vectors (length 20). Everything here is on the hot path of the
+engine and the bots, so the representation is chosen for speed:
+
+* A count vector is packed into one int, eight bits a face (``int.from_bytes``);
+  the low 80 bits are the small faces, the high 80 bits the big faces.
+* The cards that are free to arrange (the hand without its 坎, which stay whole)
+  decompose into runs, 二七十/一二三, 大小三搭 and at most one pair. Only 大小三搭 mix
+  the sizes, so after choosing the (few) 大小三搭 each size is looked up on its own
+  in two precomputed tables of every decomposable ten-face vector (without and with
+  the pair), which give its most 胡息 directly. The tables are built once, on first
+  use (about 76,000 entries), not at import.
+* The best 胡息 of a free vector is memoised on the packed key.
+* Group objects are built only for the winning arrangement, from pre-built
+  constants.
+
+Every way the winning card can be used (跑 onto a 坎/偎/碰, 碰 with a pair, forced
+偎/提 on an own draw, any hand group) is tried, and the best score wins, ties to
+the higher 胡息 (§10).
 """
 
 from __future__ import annotations
 
+import itertools
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Union
 
-from .cards import NUM_FACES, check_counts, counts_of, format_faces, glyph, parse_face, parse_faces
+from .cards import (
+    NUM_FACES,
+    check_counts,
+    counts_of,
+    faces_of_counts,
+    format_faces,
+    glyph,
+    parse_faces,
+)
 from .errors import HandError
-from .groups import Group, GroupKind, parse_groups
+from .groups import SAME_FACE_KINDS, Group, GroupKind, parse_groups
 from .rules import HONG_GUAI_WAN, RuleSet
-from .scoring import WinFacts, combine_fan, mingtang_of, tun_of
+from .scoring import WinFacts, combine_fan, mingtang_of
 
 __all__ = [
-    "WinResult",
     "Wait",
-    "evaluate_win",
-    "evaluate_counts",
-    "waits",
-    "waits_counts",
-    "discard_waits",
-    "complete_size",
-    "decompose",
+    "WinResult",
+    "build_tables",
     "cache_info",
     "clear_cache",
+    "complete_size",
+    "decompose",
+    "discard_waits",
+    "evaluate_counts",
+    "evaluate_win",
+    "validate",
+    "waits",
+    "waits_counts",
 ]
 
-TableInput = Union[str, Iterable[Union[str, Group]]]
-HandInput = Union[str, Iterable[int]]
+TableInput = str | Iterable[str | Group]
+HandInput = str | Iterable[int]
 
-_RED = tuple((f % 10) + 1 in (2, 7, 10) for f in range(NUM_FACES))
-_QUAD_KINDS = (GroupKind.TI, GroupKind.PAO)
+_TI, _PAO, _WEI, _CHOUWEI, _KAN, _PENG, _JU, _DUI = (
+    GroupKind.TI,
+    GroupKind.PAO,
+    GroupKind.WEI,
+    GroupKind.CHOUWEI,
+    GroupKind.KAN,
+    GroupKind.PENG,
+    GroupKind.JU,
+    GroupKind.DUI,
+)
 
 
 def complete_size(k: int) -> int:
@@ -63,27 +94,31 @@ class WinResult:
 
     @property
     def zimo(self) -> bool:
-        """自摸: the winner drew the card himself (+1 囤, not a 名堂)."""
+        """自摸: the winner drew the card himself (+囤, not a 名堂)."""
         return self.self_drawn
 
     def explain(self) -> str:
-        """A readable itemised breakdown."""
-        lines = []
+        """A readable itemised breakdown: groups with 胡息, 囤, 名堂, 囤 × 番 = score."""
+        how = f" ({self.how})" if self.how else ""
+        drawn = "自摸 (own draw)" if self.self_drawn else "drawn by another player"
+        lines = [f"胡 on {glyph(self.card)}{how}, {drawn}" + (", 海底" if self.last_card else "")]
         for g in self.groups:
-            lines.append(f"  {g.notation():<12} {g.huxi:>2} 胡息")
+            lines.append(f"  {g.notation():<10} {g.huxi:>2} 胡息")
         lines.append(f"胡息 {self.huxi}")
+        base = (self.huxi - 12) // 3
+        bonus = self.tun - base
         lines.append(
-            f"囤 {self.tun} = ⌊({self.huxi} − 12) / 3⌋"
-            + (" + 1 自摸" if self.self_drawn and self.tun != (self.huxi - 12) // 3 else "")
+            f"囤 {self.tun} = ⌊({self.huxi} − 12) / 3⌋" + (f" + {bonus} 自摸" if bonus else "")
         )
         if self.mingtang:
-            lines.append("名堂 " + ", ".join(f"{k} {v}番" for k, v in self.mingtang.items()))
+            lines.append("名堂 " + ", ".join(f"{k} {v} 番" for k, v in self.mingtang.items()))
         else:
-            lines.append("名堂 none (平胡, 1番)")
+            lines.append("名堂 none (平胡, 1 番)")
         lines.append(f"{self.tun} 囤 × {self.fan} 番 = {self.score}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict (keys of the ``paohuzi score --json`` object)."""
         return {
             "win": True,
             "huxi": self.huxi,
@@ -101,111 +136,556 @@ class WinResult:
 
 
 # ---------------------------------------------------------------------------
-# Decomposition of the free hand part: memoised best 胡息.
+# Packed keys and pre-built groups.
 
-_SHIFT = tuple(3 * f for f in range(NUM_FACES))
-_ONE = tuple(1 << s for s in _SHIFT)
-_NONE = -1  # memo value: no decomposition
-_memo: dict[int, int] = {}
-_MEMO_LIMIT = 2_000_000
-
-
-def cache_info() -> dict[str, int]:
-    """Size of the decomposition memo (entries)."""
-    return {"entries": len(_memo), "limit": _MEMO_LIMIT}
-
-
-def clear_cache() -> None:
-    _memo.clear()
+_ONE = tuple(1 << (8 * f) for f in range(NUM_FACES))
+_HALF_BITS = 80
+_HALF_MASK = (1 << _HALF_BITS) - 1
+_LANES = sum(1 << (8 * i) for i in range(10))  # bit 0 of each of the ten lanes
+_RED_FACES = (1, 6, 9, 11, 16, 19)
+_IS_RED = tuple(int(f in _RED_FACES) for f in range(NUM_FACES))
 
 
 def _pack(counts: Sequence[int]) -> int:
-    key = 0
-    for f in range(NUM_FACES):
-        c = counts[f]
-        if c:
-            key |= c << _SHIFT[f]
-    return key
+    """Eight bits a face; faces 0–9 (small) in the low half."""
+    return int.from_bytes(bytes(counts), "little")
 
 
-def _moves(key: int, need_pair: bool) -> list[tuple[int, int, tuple[int, ...], bool]]:
-    """Every group the lowest card can join: (new key, 胡息, faces, pair used)."""
-    f = 0
-    k = key
-    while not k & 7:
-        k >>= 3
-        f += 1
-    c = k & 7
-    out: list[tuple[int, int, tuple[int, ...], bool]] = []
-    num = f % 10
-    big = f >= 10
-    if need_pair and c >= 2:
-        out.append((key - 2 * _ONE[f], 0, (f, f), True))
-    if num <= 7 and (k >> 3) & 7 and (k >> 6) & 7:
-        hx = (6 if big else 3) if num == 0 else 0
-        out.append((key - _ONE[f] - _ONE[f + 1] - _ONE[f + 2], hx, (f, f + 1, f + 2), False))
-    if num == 1 and (k >> 15) & 7 and (k >> 24) & 7:
-        out.append((key - _ONE[f] - _ONE[f + 5] - _ONE[f + 8], 6 if big else 3, (f, f + 5, f + 8), False))
-    if not big:
-        cb = (key >> _SHIFT[f + 10]) & 7
-        if c >= 2 and cb >= 1:
-            out.append((key - 2 * _ONE[f] - _ONE[f + 10], 0, (f, f, f + 10), False))
-        if cb >= 2:
-            out.append((key - _ONE[f] - 2 * _ONE[f + 10], 0, (f, f + 10, f + 10), False))
+def _same(kind: GroupKind) -> tuple[Group, ...]:
+    return tuple(Group(kind, (f,) * kind.size) for f in range(NUM_FACES))
+
+
+_KAN_G = _same(_KAN)
+_PENG_G = _same(_PENG)
+_WEI_G = _same(_WEI)
+_PAO_G = _same(_PAO)
+_TI_G = _same(_TI)
+_DUI_G = _same(_DUI)
+_RUN_G = {f: Group(_JU, (f, f + 1, f + 2)) for f in range(NUM_FACES) if f % 10 <= 7}
+_EQS_G = {off: Group(_JU, (off + 1, off + 6, off + 9)) for off in (0, 10)}  # 二七十 / 贰柒拾
+_MIX_G = {  # 大小三搭 at number n (0-9): (two small + big, small + two big)
+    n: (Group(_JU, (n, n, n + 10)), Group(_JU, (n, n + 10, n + 10))) for n in range(10)
+}
+_HUXI = {kind: tuple(g.huxi for g in _same(kind)) for kind in SAME_FACE_KINDS}
+_KIND_RANK = {id(kind): i for i, kind in enumerate(GroupKind)}  # by id: Enum hashing is slow
+
+
+def _group_order(g: Group) -> tuple[int, tuple[int, ...]]:
+    """Canonical order of result groups (kind as in GroupKind, then faces)."""
+    return _KIND_RANK[id(g.kind)], g.faces
+
+
+# ---------------------------------------------------------------------------
+# Tables of the one-size decompositions (runs, 二七十/一二三, the pair).
+
+_T0: dict[int, int] = {}  # ten-lane key -> most scoring sets (一二三/二七十), no pair
+_T1: dict[int, int] = {}  # the same with exactly one pair
+_T01: set[int] = set()  # keys of both, for a quick reject
+_TABLE_LIMIT = 4  # copies a lane may hold
+_table_stats: dict[str, float] = {"build_seconds": 0.0}
+
+
+def _build_tables() -> None:
+    """Every decomposable one-size vector with its best count of scoring sets."""
+    start = time.perf_counter()
+    lim = _TABLE_LIMIT  # a lane is full when its bit 2 is set (values never exceed 4)
+    sets = [(i, i + 1, i + 2) for i in range(8)] + [(1, 6, 9)]
+    deltas = [
+        (
+            sum(1 << (8 * f) for f in s),
+            sum(4 << (8 * f) for f in s),
+            int(s in ((0, 1, 2), (1, 6, 9))),
+        )
+        for s in sets
+    ]
+    t0: dict[int, int] = {}
+    stack = [(0, 0, 0)]  # key, scoring sets, next set type (each multiset once)
+    while stack:
+        key, score, nxt = stack.pop()
+        if t0.get(key, -1) < score:
+            t0[key] = score
+        for j in range(nxt, len(deltas)):
+            d, full, gain = deltas[j]
+            if not key & full:
+                stack.append((key + d, score + gain, j))
+    t1: dict[int, int] = {}
+    for key, score in t0.items():
+        for f in range(10):
+            if (key >> (8 * f)) & 0xFF <= lim - 2:
+                k2 = key + (2 << (8 * f))
+                if t1.get(k2, -1) < score:
+                    t1[k2] = score
+    # _T0 last: a non-empty _T0 means the tables are ready.
+    _T1.update(t1)
+    _T01.update(t0, t1)
+    _T0.update(t0)
+    _table_stats["build_seconds"] = time.perf_counter() - start
+
+
+def _mix_options() -> dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]]:
+    """(small, big) copies of a number -> its 大小三搭 choices (m1, m2, small used, big used)."""
+    out: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = {}
+    for s in range(_TABLE_LIMIT + 1):
+        for b in range(_TABLE_LIMIT + 1):
+            out[s, b] = tuple(
+                (m1, m2, 2 * m1 + m2, m1 + 2 * m2)
+                for m1 in range(3)
+                for m2 in range(3)
+                if (m1 or m2) and 2 * m1 + m2 <= s and m1 + 2 * m2 <= b
+            )
     return out
 
 
+_MIX_OPTS = _mix_options()
+
+
+def _solve(key: int, need_pair: bool) -> int:
+    """Most 胡息 of arranging the free cards ``key`` (with one pair if needed), or -1."""
+    if not _T0:
+        _build_tables()
+    t0 = _T0
+    small = key & _HALF_MASK
+    big = key >> _HALF_BITS
+    both = ((small | small >> 1 | small >> 2) & (big | big >> 1 | big >> 2)) & _LANES
+    # Each way to take 大小三搭 out: the two halves left, as parallel lists.
+    smalls = [small]
+    bigs = [big]
+    while both:
+        low = both & -both
+        both ^= low
+        sh = low.bit_length() - 1
+        s = (small >> sh) & 0xFF
+        b = (big >> sh) & 0xFF
+        if s + b >= 3:
+            n = len(smalls)
+            for _m1, _m2, us, ub in _MIX_OPTS.get((s, b), ()):
+                ds = us * low
+                db = ub * low
+                smalls += [v - ds for v in smalls[:n]]
+                bigs += [v - db for v in bigs[:n]]
+    best = -1
+    if len(smalls) == 1:  # no 大小三搭 possible: the sizes are independent
+        if need_pair:
+            t1 = _T1
+            cs = t1.get(small)
+            if cs is not None:
+                cb = t0.get(big)
+                if cb is not None:
+                    best = 3 * cs + 6 * cb
+            cs = t0.get(small)
+            if cs is not None:
+                cb = t1.get(big)
+                if cb is not None and 3 * cs + 6 * cb > best:
+                    best = 3 * cs + 6 * cb
+            return best
+        cs = t0.get(small)
+        if cs is None:
+            return -1
+        cb = t0.get(big)
+        return -1 if cb is None else 3 * cs + 6 * cb
+    # Most hands fail here, in C: no half left is decomposable at all.
+    halves = _T01 if need_pair else t0.keys()
+    if halves.isdisjoint(smalls) or halves.isdisjoint(bigs):
+        return -1
+    t1 = _T1
+    big_of = dict(zip(smalls, bigs, strict=True))
+    if len(big_of) == len(smalls):  # each choice leaves its own small half (always, ≤ 3 copies)
+        for stable, btable in ((t1, t0), (t0, t1)) if need_pair else ((t0, t0),):
+            for s in stable.keys() & big_of.keys():
+                cb = btable.get(big_of[s])
+                if cb is not None and 3 * stable[s] + 6 * cb > best:
+                    best = 3 * stable[s] + 6 * cb
+        return best
+    for stable, btable in ((t1, t0), (t0, t1)) if need_pair else ((t0, t0),):
+        for cs, cb in zip(map(stable.get, smalls), map(btable.get, bigs), strict=True):
+            if cs is not None and cb is not None and 3 * cs + 6 * cb > best:
+                best = 3 * cs + 6 * cb
+    return best
+
+
+_memo: dict[int, int] = {}
+_MEMO_LIMIT = 300_000
+
+
 def _best(key: int, need_pair: bool) -> int:
-    """Best 胡息 of arranging ``key`` into sets (and the one pair if needed), or -1."""
-    if key == 0:
-        return _NONE if need_pair else 0
-    mkey = key << 1 | need_pair
+    """Memoised :func:`_solve`."""
+    mkey = key + key + need_pair
     hit = _memo.get(mkey)
     if hit is not None:
         return hit
-    best = _NONE
-    for nkey, hx, _faces, used in _moves(key, need_pair):
-        sub = _best(nkey, need_pair and not used)
-        if sub >= 0 and sub + hx > best:
-            best = sub + hx
+    best = _solve(key, need_pair)
     if len(_memo) >= _MEMO_LIMIT:
         _memo.clear()
     _memo[mkey] = best
     return best
 
 
-def _groups_of(key: int, need_pair: bool) -> list[Group]:
-    """Rebuild the groups of the best decomposition (deterministic: first best move)."""
+def build_tables() -> float:
+    """Build the decomposition tables now (they are otherwise built on first use).
+
+    Returns the seconds the build took (0.0 when they were already built).
+    """
+    if _T0:
+        return 0.0
+    _build_tables()
+    return _table_stats["build_seconds"]
+
+
+def cache_info() -> dict[str, float]:
+    """Sizes of the memo and the decomposition tables, and the tables' build time."""
+    return {
+        "entries": len(_memo),
+        "limit": _MEMO_LIMIT,
+        "table_entries": len(_T0) + len(_T1),
+        "table_build_seconds": _table_stats["build_seconds"],
+    }
+
+
+def clear_cache(tables: bool = False) -> None:
+    """Forget the memos (and, with ``tables``, the decomposition tables)."""
+    _memo.clear()
+    _arrangements.clear()
+    _table_cache.clear()
+    _rule_cache.clear()
+    if tables:
+        _T0.clear()
+        _T1.clear()
+        _T01.clear()
+
+
+def _walk(half: int, off: int, pair: bool, target: int) -> list[Group]:
+    """The groups of one size half that reach ``target`` scoring sets."""
     out: list[Group] = []
-    while key:
-        target = _best(key, need_pair)
-        for nkey, hx, faces, used in _moves(key, need_pair):
-            np = need_pair and not used
-            sub = _best(nkey, np)
-            if sub >= 0 and sub + hx == target:
-                out.append(Group(GroupKind.DUI if used else GroupKind.JU, faces))
-                key, need_pair = nkey, np
-                break
-        else:  # pragma: no cover - memo says decomposable
-            raise AssertionError("decomposition walk failed")
+    while half:
+        low = half & -half
+        lane = (low.bit_length() - 1) >> 3
+        one = 1 << (lane << 3)
+        table = _T1 if pair else _T0
+        if pair and (half >> (lane << 3)) & 0xFF >= 2 and _T0.get(half - 2 * one) == target:
+            out.append(_DUI_G[lane + off])
+            half -= 2 * one
+            pair = False
+            continue
+        if lane <= 7 and (half >> ((lane + 1) << 3)) & 0xFF and (half >> ((lane + 2) << 3)) & 0xFF:
+            gain = 1 if lane == 0 else 0
+            rest = half - one - (one << 8) - (one << 16)
+            if table.get(rest) == target - gain:
+                out.append(_RUN_G[lane + off])
+                half = rest
+                target -= gain
+                continue
+        if lane == 1 and (half >> 48) & 0xFF and (half >> 72) & 0xFF:
+            rest = half - (1 << 8) - (1 << 48) - (1 << 72)
+            if table.get(rest) == target - 1:
+                out.append(_EQS_G[off])
+                half = rest
+                target -= 1
+                continue
+        raise AssertionError("decomposition walk failed")  # pragma: no cover
     return out
+
+
+def _arrange(key: int, need_pair: bool) -> tuple[int, list[Group]] | None:
+    """The best arrangement of free cards: 胡息 and groups (deterministic), or ``None``."""
+    best = _solve(key, need_pair)
+    if best < 0:
+        return None
+    small = key & _HALF_MASK
+    big = key >> _HALF_BITS
+    # per number with both sizes: its 大小三搭 choices (number, two-small ones, two-big ones)
+    lanes: list[list[tuple[int, int, int]]] = []
+    for n in range(10):
+        s = (small >> (8 * n)) & 0xFF
+        b = (big >> (8 * n)) & 0xFF
+        if s and b and s + b >= 3:
+            lanes.append([(n, 0, 0), *((n, m1, m2) for m1, m2, _, _ in _MIX_OPTS.get((s, b), ()))])
+    for choice in itertools.product(*lanes):
+        s, b = small, big
+        for n, m1, m2 in choice:
+            s -= (2 * m1 + m2) << (8 * n)
+            b -= (m1 + 2 * m2) << (8 * n)
+        for pair_small in (True, False) if need_pair else (False,):
+            cs = (_T1 if pair_small else _T0).get(s)
+            cb = (_T1 if need_pair and not pair_small else _T0).get(b)
+            if cs is None or cb is None or 3 * cs + 6 * cb != best:
+                continue
+            groups: list[Group] = []
+            for n, m1, m2 in choice:
+                groups += [_MIX_G[n][0]] * m1 + [_MIX_G[n][1]] * m2
+            groups += _walk(s, 0, pair_small, cs)
+            groups += _walk(b, 10, need_pair and not pair_small, cb)
+            groups.sort(key=lambda g: (g.kind is _DUI, g.faces))
+            return best, groups
+    raise AssertionError("no arrangement reaches the best 胡息")  # pragma: no cover
 
 
 def decompose(counts: Sequence[int], need_pair: bool) -> tuple[int, list[Group]] | None:
     """Best 胡息 and groups for free cards (no 坎 locking), or ``None``."""
-    key = _pack(counts)
-    best = _best(key, need_pair)
-    if best < 0:
-        return None
-    return best, _groups_of(key, need_pair)
+    return _arrange(_pack(counts), need_pair)
 
 
 # ---------------------------------------------------------------------------
 # Win evaluation.
 
+# Table summary: 胡息, 提/跑 count, all same-face, red, big, cards, {face: 偎/碰 group},
+# the groups, and a box for them in canonical order (filled when a result needs it).
+_TableInfo = tuple[
+    int, int, bool, int, int, int, dict[int, Group], tuple[Group, ...], list[tuple[Group, ...]]
+]
+_table_cache: dict[tuple[int, ...], tuple[tuple[Group, ...], _TableInfo]] = {}
+_TABLE_CACHE_LIMIT = 4096
 
-def _parse_table(table: TableInput) -> tuple[Group, ...]:
-    return parse_groups(table)
+
+def _table_info(table: Sequence[Group]) -> _TableInfo:
+    """What evaluation needs from the table groups.
+
+    Cached by the identity of the (immutable) groups: a seat's table changes only
+    on a claim, while the engine and the bots evaluate it for every card. The entry
+    holds the groups, so their ids cannot be reused while it exists.
+    """
+    groups = table if type(table) is tuple else tuple(table)
+    ids = tuple(map(id, groups))
+    hit = _table_cache.get(ids)
+    if hit is not None:
+        return hit[1]
+    huxi = k = red = big = n = 0
+    pengpeng = True
+    open_faces: dict[int, Group] = {}
+    for g in groups:
+        kind = g.kind
+        huxi += g.huxi
+        red += g.red
+        big += g.big
+        n += len(g.faces)
+        if kind is _TI or kind is _PAO:
+            k += 1
+        elif kind is _WEI or kind is _CHOUWEI or kind is _PENG:
+            open_faces[g.faces[0]] = g
+        elif kind is not _KAN:
+            pengpeng = False
+    info: _TableInfo = (huxi, k, pengpeng, red, big, n, open_faces, groups, [])
+    if len(_table_cache) >= _TABLE_CACHE_LIMIT:
+        _table_cache.clear()
+    _table_cache[ids] = (groups, info)
+    return info
+
+
+# Hand summary: counts (bytes), cards, red, big, free key, free cards, 坎 faces, 坎 胡息.
+_HandInfo = tuple[bytes, int, int, int, int, int, tuple[int, ...], int]
+
+
+def _hand_info(hand: Sequence[int]) -> _HandInfo:
+    counts = bytes(hand)
+    key = int.from_bytes(counts, "little")
+    # Byte sums as one big-int remainder each: 256 ≡ 1 (mod 255), and sums stay < 255.
+    n = key % 255
+    red = (key & _RED_MASK) % 255
+    big = (key >> _HALF_BITS) % 255
+    if 3 not in counts:
+        return counts, n, red, big, key, n, (), 0
+    kans = []
+    kan_huxi = 0
+    f = counts.find(3)
+    while f >= 0:
+        kans.append(f)
+        kan_huxi += 6 if f >= 10 else 3
+        key -= 3 * _ONE[f]
+        f = counts.find(3, f + 1)
+    return counts, n, red, big, key, n - 3 * len(kans), tuple(kans), kan_huxi
+
+
+_RED_MASK = sum(0xFF << (8 * f) for f in _RED_FACES)
+_NO_KAN = bytes(0 if i == 3 else i for i in range(256))  # a 坎 is not free to arrange
+
+
+# Per rule set: (rules, min_huxi, min_huxi_with_mingtang, zimo bonus, 名堂 cache).
+_MingtangKey = tuple[int, int, int, bool, bool, bool]
+_RuleInfo = tuple[RuleSet, int, int, int, dict[_MingtangKey, tuple[dict[str, int], int]]]
+_rule_cache: dict[int, _RuleInfo] = {}
+
+
+def _rule_info(rules: RuleSet) -> _RuleInfo:
+    """Constants of a rule set, cached by identity (the entry keeps ``rules`` alive)."""
+    info = _rule_cache.get(id(rules))
+    if info is None or info[0] is not rules:
+        if len(_rule_cache) >= 64:
+            _rule_cache.clear()
+        info = (rules, rules.min_huxi, rules.min_huxi_with_mingtang, rules.zimo_bonus_tun, {})
+        _rule_cache[id(rules)] = info
+    return info
+
+
+_TI_H, _PAO_H, _WEI_H, _KAN_H, _PENG_H = (_HUXI[k] for k in (_TI, _PAO, _WEI, _KAN, _PENG))
+_HOW = ("", "碰", "跑胡", "跑胡", "提胡", "提胡", "偎胡")
+# Option codes: 0 X into the hand, 1 碰 with a pair, 2 跑 on a 坎, 3 跑 on a table 偎/碰,
+# 4 提 on a 坎, 5 提 on a table 偎, 6 偎 with a pair.
+_Option = tuple[int, int, bool, int, int]  # free key, free cards, need pair, 胡息 change, code
+
+
+def _options(
+    hx: int,
+    open_g: Group | None,
+    x: int,
+    self_drawn: bool,
+    plain: bool,
+    quad: bool,
+    free: int,
+    n_free: int,
+    pair_plain: bool,
+) -> list[_Option]:
+    """Every use of X that §5 and §10 allow, as free cards left to arrange."""
+    one = _ONE[x]
+    if self_drawn and hx == 3:  # forced 提 of the 坎 (§5.1)
+        return [(free, n_free, True, _TI_H[x] - _KAN_H[x], 4)] if quad else []
+    if self_drawn and open_g is not None and open_g.kind is not _PENG:  # forced 提 of a 偎
+        return [(free, n_free, True, _TI_H[x] - open_g.huxi, 5)] if quad else []
+    if self_drawn and hx == 2:  # forced 偎
+        return [(free - 2 * one, n_free - 2, pair_plain, _WEI_H[x], 6)] if plain else []
+    opts: list[_Option] = []
+    if quad:
+        if open_g is not None:  # 跑 on a table 偎 (another's draw) or 碰 (anyone's)
+            opts.append((free, n_free, True, _PAO_H[x] - open_g.huxi, 3))
+        if hx == 3:  # 跑 on the 坎
+            opts.append((free, n_free, True, _PAO_H[x] - _KAN_H[x], 2))
+    if plain:
+        if hx == 2:  # 碰 with the pair (scores as 碰, not 坎)
+            opts.append((free - 2 * one, n_free - 2, pair_plain, _PENG_H[x], 1))
+        opts.append((free + one, n_free + 1, pair_plain, 0, 0))
+    return opts
+
+
+def _evaluate(
+    ti: _TableInfo,
+    hi: _HandInfo,
+    x: int,
+    self_drawn: bool,
+    last_card: bool,
+    ri: _RuleInfo,
+) -> WinResult | None:
+    """Try every use of X (§10) and return the best-scoring arrangement."""
+    t_huxi, tk, t_pengpeng, t_red, t_big, t_n, open_faces, _groups, _sorted = ti
+    counts, h_n, h_red, h_big, free, n_free, kans, kan_huxi = hi
+    total = t_n + h_n + 1
+    hx = counts[x]
+    open_g = open_faces.get(x) if open_faces else None
+    # Each use of X whose free cards decompose: (free key, free cards, need pair, 胡息).
+    found: list[tuple[int, int, bool, int, int]] = []
+    if hx < 2 and open_g is None:
+        # The common case: X can only join a hand group; reject before any work.
+        if total != (21 if tk == 0 else 20 + tk) or (n_free + 1) % 3 != (2 if tk else 0):
+            return None
+        key = free + _ONE[x]
+        hit = _memo.get(key + key + (tk > 0))
+        if hit is None:
+            hit = _best(key, tk > 0)
+        if hit < 0:
+            return None
+        found.append((key, n_free + 1, tk > 0, hit, 0))
+    else:
+        plain = total == (21 if tk == 0 else 20 + tk)  # X joins without a 提/跑
+        quad = total == 21 + tk  # X makes a 提/跑
+        if not (plain or quad):
+            return None
+        for key, nf, need_pair, extra, code in _options(
+            hx, open_g, x, self_drawn, plain, quad, free, n_free, tk > 0
+        ):
+            if nf % 3 != (2 if need_pair else 0):
+                continue
+            hit = _memo.get(key + key + need_pair)
+            if hit is None:
+                hit = _best(key, need_pair)
+            if hit >= 0:
+                found.append((key, nf, need_pair, hit + extra, code))
+        if not found:
+            return None
+
+    best: tuple[int, int, int, int, int, bool, int, dict[str, int]] | None = None
+    red = t_red + h_red + _IS_RED[x]
+    big = t_big + h_big + (x >= 10)
+    shuahou = h_n == 1 and hx == 1
+    mt_cache = ri[4]
+    for key, nf, need_pair, hand_huxi, code in found:
+        huxi = t_huxi + kan_huxi + hand_huxi
+        pengpeng = t_pengpeng and nf == (2 if need_pair else 0)
+        mt_key = (red, big, total, pengpeng, last_card, shuahou)
+        mt_hit = mt_cache.get(mt_key)
+        if mt_hit is None:
+            facts = WinFacts(red, big, total - big, pengpeng, last_card, shuahou)
+            mt = mingtang_of(facts, ri[0])
+            mt_hit = mt_cache[mt_key] = (mt, combine_fan(mt, ri[0]))
+        mt, fan = mt_hit
+        if huxi < (ri[2] if mt else ri[1]):
+            continue
+        tun = (huxi - 12) // 3 + (ri[3] if self_drawn else 0)
+        score = tun * fan
+        if best is None or score > best[0] or (score == best[0] and huxi > best[1]):
+            best = (score, huxi, tun, fan, key, need_pair, code, mt)
+    if best is None:
+        return None
+    score, huxi, tun, fan, key, need_pair, code, mt = best
+    groups = _result_groups(ti, open_g, kans, key, need_pair, code, x)
+    return WinResult(huxi, tun, fan, score, dict(mt), groups, x, self_drawn, last_card, _HOW[code])
+
+
+_arrangements: dict[int, tuple[Group, ...]] = {}
+
+
+def _result_groups(
+    ti: _TableInfo,
+    open_g: Group | None,
+    kans: tuple[int, ...],
+    key: int,
+    need_pair: bool,
+    code: int,
+    x: int,
+) -> tuple[Group, ...]:
+    """The winning groups in a canonical order: table, X's group, 坎, hand groups."""
+    box = ti[8]
+    if not box:
+        box.append(tuple(sorted(ti[7], key=_group_order)))
+    tgroups = box[0]
+    mkey = key + key + need_pair
+    hand = _arrangements.get(mkey)
+    if hand is None:
+        arranged = _arrange(key, need_pair)
+        assert arranged is not None
+        hand = tuple(arranged[1])
+        if len(_arrangements) >= _MEMO_LIMIT // 4:
+            _arrangements.clear()
+        _arrangements[mkey] = hand
+    if code == 0:
+        return (*tgroups, *[_KAN_G[f] for f in kans], *hand) if kans else (*tgroups, *hand)
+    table = tgroups
+    extra: tuple[Group, ...] = ()
+    if code == 3 or code == 5:
+        assert open_g is not None
+        new = _PAO_G[x] if code == 3 else _TI_G[x]
+        table = tuple(sorted([*(g for g in tgroups if g is not open_g), new], key=_group_order))
+    elif code == 2 or code == 4:
+        kans = tuple(f for f in kans if f != x)
+        extra = (_PAO_G[x] if code == 2 else _TI_G[x],)
+    else:
+        extra = (_PENG_G[x] if code == 1 else _WEI_G[x],)
+    return (*table, *extra, *(_KAN_G[f] for f in kans), *hand)
+
+
+def evaluate_counts(
+    table: Sequence[Group],
+    hand: Sequence[int],
+    x: int,
+    self_drawn: bool = False,
+    last_card: bool = False,
+    rules: RuleSet = HONG_GUAI_WAN,
+) -> WinResult | None:
+    """Unchecked fast path of :func:`evaluate_win` on parsed values.
+
+    ``hand`` is a count vector of length 20 (坎 included), ``x`` the winning face.
+    Returns ``None`` when ``x`` does not win (wrong card count included).
+    """
+    ri = _rule_cache.get(id(rules))
+    if ri is None or ri[0] is not rules:
+        ri = _rule_info(rules)
+    return _evaluate(_table_info(table), _hand_info(hand), x, self_drawn, last_card, ri)
 
 
 def _parse_hand(hand: HandInput) -> list[int]:
@@ -220,11 +700,21 @@ def _parse_card(card: int | str) -> int:
         if len(faces) != 1:
             raise HandError(f"the winning card must be one card, got {card!r}")
         return faces[0]
-    return parse_face(glyph(card))
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_FACES:
+        raise HandError(f"not a card: {card!r}")
+    return card
 
 
 def validate(table: Sequence[Group], hand: Sequence[int], card: int | None) -> None:
-    """Reject impossible holdings: five copies, a 坎 face on the table, a 提 in hand."""
+    """Reject holdings that cannot occur in play (RULES.md §3, §5, §7).
+
+    Five copies of a face; four in the hand (a 提 is declared); a 坎 face also in a
+    table group (坎 cards are never used elsewhere, §3); a table group that only
+    exists in the hand (坎, 句, 对).
+    """
+    for g in table:
+        if g.kind in (_JU, _DUI, _KAN):
+            raise HandError(f"{g.notation()} is not a table group (坎, 句 and 对 stay in the hand)")
     total = list(hand)
     for g in table:
         for f in g.faces:
@@ -232,16 +722,30 @@ def validate(table: Sequence[Group], hand: Sequence[int], card: int | None) -> N
     if card is not None:
         total[card] += 1
     check_counts(total, "hand, table and card together")
-    table_faces = {f for g in table for f in g.faces}
     for f in range(NUM_FACES):
         c = hand[f]
         if c >= 4:
             raise HandError(f"four {glyph(f)} in a hand must be declared as a 提")
-        if c == 3 and f in table_faces:
-            raise HandError(f"the 坎 {glyph(f) * 3} cannot share its face with a table group")
-    for g in table:
-        if g.kind in (GroupKind.JU, GroupKind.DUI, GroupKind.KAN):
-            raise HandError(f"{g.notation()} is not a table group (坎, 句 and 对 stay in the hand)")
+        if c == 3:
+            for g in table:
+                if f in g.faces:
+                    raise HandError(
+                        f"the 坎 {glyph(f) * 3} cannot share its face with the table group "
+                        f"{g.notation()}"
+                    )
+
+
+def _check_size(groups: Sequence[Group], counts: Sequence[int], want: int, what: str) -> None:
+    """Raise unless table + hand hold W(k) + ``want`` cards."""
+    k = sum(1 for g in groups if g.kind is _TI or g.kind is _PAO)
+    n = sum(len(g.faces) for g in groups) + sum(counts)
+    need = complete_size(k) + want
+    if n != need:
+        raise HandError(
+            f"{what} needs {need} cards in table and hand with {k} 提/跑, got {n} "
+            f"(table {' '.join(g.notation() for g in groups) or 'empty'}, "
+            f"hand {format_faces(faces_of_counts(counts)) or 'empty'})"
+        )
 
 
 def evaluate_win(
@@ -256,158 +760,15 @@ def evaluate_win(
 
     Accepts notation strings or parsed values. Returns ``None`` when the card does
     not win; raises a :class:`~paohuzi.core.errors.HandError` for holdings that
-    cannot exist or a card count that cannot make a complete hand.
+    cannot exist or a card count that is not one short of a complete hand (§9: a
+    waiting hand holds W(k) − 1 cards, k the table's 提/跑).
     """
-    groups = _parse_table(table)
+    groups = parse_groups(table)
     counts = _parse_hand(hand)
     x = _parse_card(card)
     validate(groups, counts, x)
-    k = sum(1 for g in groups if g.kind in _QUAD_KINDS)
-    n = sum(len(g.faces) for g in groups) + sum(counts) + 1
-    if n != complete_size(k) and n != complete_size(k + 1):
-        raise HandError(
-            f"{n} cards (table {format_faces(f for g in groups for f in g.faces)}, hand "
-            f"{format_faces(f for f in range(NUM_FACES) for _ in range(counts[f]))}, card {glyph(x)}) "
-            f"cannot make a complete hand with {k} 提/跑: a win needs {complete_size(k)}"
-            + (f" or {complete_size(k + 1)}" if k else "")
-        )
+    _check_size(groups, counts, -1, f"a win on {glyph(x)}")
     return evaluate_counts(groups, counts, x, self_drawn, last_card, rules)
-
-
-def evaluate_counts(
-    table: Sequence[Group],
-    hand: Sequence[int],
-    x: int,
-    self_drawn: bool = False,
-    last_card: bool = False,
-    rules: RuleSet = HONG_GUAI_WAN,
-) -> WinResult | None:
-    """Unchecked fast path of :func:`evaluate_win` on parsed values."""
-    hx = hand[x]
-    table_x = None  # index of a table 偎/臭偎/碰 of x
-    for i, g in enumerate(table):
-        if g.faces[0] == x and g.kind in (GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG):
-            table_x = i
-            break
-    # Options: (table groups, extra groups from x, hand counts with x placed, how)
-    options: list[tuple[tuple[Group, ...], tuple[Group, ...], list[int], str]] = []
-    base = list(hand)
-    if self_drawn and hx == 3:
-        base[x] = 0
-        options.append((tuple(table), (Group(GroupKind.TI, (x,) * 4),), base, "提胡"))
-    elif self_drawn and table_x is not None and table[table_x].kind is not GroupKind.PENG:
-        t = list(table)
-        t[table_x] = Group(GroupKind.TI, (x,) * 4)
-        options.append((tuple(t), (), base, "提胡"))
-    elif self_drawn and hx == 2:
-        base[x] = 0
-        options.append((tuple(table), (Group(GroupKind.WEI, (x,) * 3),), base, "偎胡"))
-    else:
-        if table_x is not None and (not self_drawn or table[table_x].kind is GroupKind.PENG):
-            t = list(table)
-            t[table_x] = Group(GroupKind.PAO, (x,) * 4)
-            options.append((tuple(t), (), base, "跑胡"))
-        if hx == 3:  # not self-drawn here
-            h = list(hand)
-            h[x] = 0
-            options.append((tuple(table), (Group(GroupKind.PAO, (x,) * 4),), h, "跑胡"))
-        if hx == 2:
-            h = list(hand)
-            h[x] = 0
-            options.append((tuple(table), (Group(GroupKind.PENG, (x,) * 3),), h, "碰"))
-        h = list(hand)
-        h[x] += 1
-        options.append((tuple(table), (), h, ""))
-
-    # Facts over all owned cards: the same for every option.
-    red = big = 0
-    total = 0
-    for g in table:
-        for f in g.faces:
-            red += _RED[f]
-            big += f >= 10
-        total += len(g.faces)
-    for f in range(NUM_FACES):
-        c = hand[f]
-        if c:
-            red += _RED[f] * c
-            big += c if f >= 10 else 0
-            total += c
-    hand_size = total - sum(len(g.faces) for g in table)
-    red += _RED[x]
-    big += x >= 10
-    total += 1
-    shuahou = hand_size == 1 and hx == 1
-
-    best: WinResult | None = None
-    best_key = (-1, -1)
-    for tgroups, extra, h, how in options:
-        k = 0
-        fixed_huxi = 0
-        pengpeng = True
-        for g in tgroups:
-            fixed_huxi += g.huxi
-            if g.kind in _QUAD_KINDS:
-                k += 1
-            elif not g.same_face:
-                pengpeng = False
-        for g in extra:
-            fixed_huxi += g.huxi
-            if g.kind in _QUAD_KINDS:
-                k += 1
-        # Lock the 坎 (three of a face dealt into the hand); x itself never makes one.
-        free = list(h)
-        kans: list[Group] = []
-        for f in range(NUM_FACES):
-            c = free[f]
-            if c >= 3 and not (f == x and hand[f] < 3):
-                kans.append(Group(GroupKind.KAN, (f, f, f)))
-                fixed_huxi += 6 if f >= 10 else 3
-                free[f] -= 3
-        nfree = sum(free)
-        if total != complete_size(k):
-            continue
-        need_pair = k >= 1
-        if nfree != (3 * ((nfree - 2) // 3) + 2 if need_pair else 3 * (nfree // 3)):
-            continue
-        key = _pack(free)
-        hand_huxi = _best(key, need_pair)
-        if hand_huxi < 0:
-            continue
-        huxi = fixed_huxi + hand_huxi
-        if pengpeng:
-            # Same-face groups only: the free cards must be exactly the pair (or none).
-            pengpeng = nfree == (2 if need_pair else 0)
-        facts = WinFacts(
-            red=red,
-            big=big,
-            small=total - big,
-            pengpeng=pengpeng,
-            last_card=last_card,
-            shuahou=shuahou,
-        )
-        mt = mingtang_of(facts, rules)
-        if huxi < (rules.min_huxi_with_mingtang if mt else rules.min_huxi):
-            continue
-        fan = combine_fan(mt, rules)
-        tun = tun_of(huxi, self_drawn, rules)
-        score = tun * fan
-        if (score, huxi) > best_key:
-            best_key = (score, huxi)
-            groups = tuple(tgroups) + tuple(extra) + tuple(kans) + tuple(_groups_of(key, need_pair))
-            best = WinResult(
-                huxi=huxi,
-                tun=tun,
-                fan=fan,
-                score=score,
-                mingtang=mt,
-                groups=groups,
-                card=x,
-                self_drawn=self_drawn,
-                last_card=last_card,
-                how=how,
-            )
-    return best
 
 
 # ---------------------------------------------------------------------------
@@ -426,6 +787,50 @@ class Wait:
     def best_score(self) -> int:
         return max(r.score for r in (self.other, self.self_drawn) if r is not None)
 
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "card": glyph(self.face),
+            "other": None if self.other is None else self.other.to_dict(),
+            "self_drawn": None if self.self_drawn is None else self.self_drawn.to_dict(),
+        }
+
+
+def _neighbours() -> tuple[int, ...]:
+    """For each face, the bit mask of faces that can share a group with it."""
+    out = []
+    for f in range(NUM_FACES):
+        n, off = f % 10, f - f % 10
+        mask = 1 << f | 1 << (f + 10 if f < 10 else f - 10)
+        for d in (-2, -1, 1, 2):
+            if 0 <= n + d <= 9:
+                mask |= 1 << (off + n + d)
+        if n in (1, 6, 9):
+            mask |= 1 << (off + 1) | 1 << (off + 6) | 1 << (off + 9)
+        out.append(mask)
+    return tuple(out)
+
+
+_NEIGHBOURS = _neighbours()
+_EQS_BITS = 1 << 1 | 1 << 6 | 1 << 9  # 二七十 within one size
+
+
+def _runs_usable(q: int) -> int:
+    """Faces of one size (10-bit mask) that some run or 二七十 of present faces can use."""
+    r = (q >> 1 & q >> 2) | (q << 1 & q >> 1) | (q << 2 & q << 1)
+    if q & _EQS_BITS == _EQS_BITS:
+        r |= _EQS_BITS
+    return r & q
+
+
+def _usable(present: int, pairs: int, need_pair: bool) -> int:
+    """Faces (20-bit mask) whose cards some group of the present cards could use."""
+    small, big = present & 0x3FF, present >> 10
+    mixed = (pairs & 0x3FF & big) | (small & pairs >> 10)
+    usable = _runs_usable(small) | _runs_usable(big) << 10 | mixed | mixed << 10
+    if need_pair:
+        usable |= pairs
+    return usable & present
+
 
 def waits_counts(
     table: Sequence[Group],
@@ -433,17 +838,93 @@ def waits_counts(
     rules: RuleSet = HONG_GUAI_WAN,
     last_card: bool = False,
 ) -> list[Wait]:
-    """Unchecked fast path of :func:`waits`."""
-    owned = list(hand)
-    for g in table:
+    """Unchecked fast path of :func:`waits`.
+
+    Only faces that can touch the hand are tried: X wins only by joining a free
+    card in a group, or by a 碰/跑/提/偎 on a face the hand or table already holds.
+    The own-draw result is computed only where it can differ in being a win.
+    """
+    ti = _table_info(table)
+    hi = _hand_info(hand)
+    counts, free, n_free = hi[0], hi[4], hi[5]
+    tk, open_faces = ti[1], ti[6]
+    total = ti[5] + hi[1] + 1
+    plain = total == (21 if tk == 0 else 20 + tk)
+    if not plain and total != 21 + tk:
+        return []
+    ri = _rule_info(rules)
+    need_pair = tk > 0
+    into_hand = plain and (n_free + 1) % 3 == (2 if need_pair else 0)
+    # Faces X may 碰/偎/跑/提 on are tried in full; the others only join free cards.
+    special = 0
+    for f in open_faces:
+        special |= 1 << f
+    present = pairs = 0
+    free_counts = counts.translate(_NO_KAN) if hi[6] else counts
+    for f in range(NUM_FACES):
+        c = counts[f]
+        if c:
+            if c >= 2:
+                special |= 1 << f
+            c = free_counts[f]
+            if c:
+                present |= 1 << f
+                if c >= 2:
+                    pairs |= 1 << f
+    # A card no group of the free cards can use (lonely) must share a group with X.
+    lonely = present & ~_usable(present, pairs, need_pair)
+    reach = 0
+    if into_hand:
+        if lonely:
+            reach = (1 << NUM_FACES) - 1
+            rest = lonely
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                reach &= _NEIGHBOURS[low.bit_length() - 1]
+        else:
+            rest = present
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                reach |= _NEIGHBOURS[low.bit_length() - 1]
+    # X that leaves the free cards as they are (跑/提) or takes a pair out (碰/偎) needs
+    # the rest decomposable: no lonely card (with the pair a 跑/提 brings).
+    quad = total == 21 + tk and n_free % 3 == 2
+    lonely_quad = lonely if need_pair else present & ~_usable(present, pairs, True)
+    pair_ok = plain and (n_free - 2) % 3 == (2 if need_pair else 0)
+    cand = reach | special
+    owned = list(counts)
+    for g in ti[7]:
         for f in g.faces:
             owned[f] += 1
     out: list[Wait] = []
-    for x in range(NUM_FACES):
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        x = low.bit_length() - 1
         if owned[x] >= 4:
             continue
-        other = evaluate_counts(table, hand, x, False, last_card, rules)
-        own = evaluate_counts(table, hand, x, True, last_card, rules)
+        open_g = open_faces.get(x)
+        hx = counts[x]
+        if open_g is None and hx < 2:  # X can only join a hand group: a cheap test first
+            key = free + _ONE[x]
+            hit = _memo.get(key + key + need_pair)
+            if (hit if hit is not None else _best(key, need_pair)) < 0:
+                continue
+            forced = False
+        else:
+            if not (
+                reach & low
+                or (hx == 2 and pair_ok and not lonely & ~low)
+                or ((hx == 3 or open_g is not None) and quad and not lonely_quad)
+            ):
+                continue
+            forced = hx >= 2 or (open_g is not None and open_g.kind is not _PENG)
+        other = _evaluate(ti, hi, x, False, last_card, ri)
+        if other is None and not forced:
+            continue  # same options on an own draw, and being a win does not depend on 囤
+        own = _evaluate(ti, hi, x, True, last_card, ri)
         if other is not None or own is not None:
             out.append(Wait(x, other, own))
     return out
@@ -455,17 +936,15 @@ def waits(
     rules: RuleSet = HONG_GUAI_WAN,
     last_card: bool = False,
 ) -> list[Wait]:
-    """Every face that would complete this hand (听牌), and what it would score."""
-    groups = _parse_table(table)
+    """Every face that would complete this hand (听牌), and what it would score.
+
+    The hand must hold W(k) − 1 cards with the table (it has discarded); use
+    :func:`discard_waits` for a hand that still owes a discard.
+    """
+    groups = parse_groups(table)
     counts = _parse_hand(hand)
     validate(groups, counts, None)
-    k = sum(1 for g in groups if g.kind in _QUAD_KINDS)
-    n = sum(len(g.faces) for g in groups) + sum(counts) + 1
-    if n != complete_size(k) and n != complete_size(k + 1):
-        raise HandError(
-            f"{n - 1} cards with {k} 提/跑 cannot wait for a win: a waiting hand holds "
-            f"{complete_size(k) - 1}" + (f" or {complete_size(k + 1) - 1}" if k else "") + " cards"
-        )
+    _check_size(groups, counts, -1, "a waiting hand")
     return waits_counts(groups, counts, rules, last_card)
 
 
@@ -473,21 +952,17 @@ def discard_waits(
     table: TableInput = (),
     hand: HandInput = "",
     rules: RuleSet = HONG_GUAI_WAN,
+    last_card: bool = False,
 ) -> dict[int, list[Wait]]:
     """For each face the hand may discard (never a 坎 card), the waits it leaves."""
-    groups = _parse_table(table)
+    groups = parse_groups(table)
     counts = _parse_hand(hand)
     validate(groups, counts, None)
-    k = sum(1 for g in groups if g.kind in _QUAD_KINDS)
-    n = sum(len(g.faces) for g in groups) + sum(counts)
-    if n != complete_size(k):
-        raise HandError(
-            f"a hand that discards holds {complete_size(k)} cards with {k} 提/跑, this one holds {n}"
-        )
+    _check_size(groups, counts, 0, "a hand that owes a discard")
     out: dict[int, list[Wait]] = {}
     for f in range(NUM_FACES):
         if counts[f] in (1, 2):
             h = list(counts)
             h[f] -= 1
-            out[f] = waits_counts(groups, h, rules)
+            out[f] = waits_counts(groups, h, rules, last_card)
     return out

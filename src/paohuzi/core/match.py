@@ -55,7 +55,9 @@ class Match:
         if self.over:
             raise RecordError("the match is over")
         idx = len(self.finished)
-        self.current = new_game(self.rules, self.round_seed(idx), self.dealer, balances=self.balances)
+        self.current = new_game(
+            self.rules, self.round_seed(idx), self.dealer, balances=self.balances
+        )
         return self.current
 
     def end_round(self) -> State:
@@ -97,7 +99,9 @@ def replay_match(record: dict[str, Any]) -> list[State]:
     for i, r in enumerate(record.get("rounds", [])):
         st = replay(r)
         if balances and tuple(st.balances_at_start) != balances:
-            raise RecordError(f"round {i} starts with balances {st.balances_at_start}, expected {balances}")
+            raise RecordError(
+                f"round {i} starts with balances {st.balances_at_start}, expected {balances}"
+            )
         balances = st.result.balances if st.result is not None else st.balances
         states.append(st)
     return states

@@ -16,13 +16,13 @@ from .errors import PaohuziError, RecordError
 from .rules import RuleSet
 
 __all__ = [
-    "ROUND_FORMAT",
     "MATCH_FORMAT",
-    "round_record",
-    "replay",
+    "ROUND_FORMAT",
+    "RecordedAction",
     "dumps",
     "loads",
-    "RecordedAction",
+    "replay",
+    "round_record",
 ]
 
 ROUND_FORMAT = "paohuzi-round/1"
@@ -99,7 +99,10 @@ def replay(record: dict[str, Any], upto: int | None = None) -> State:
             raise RecordError("the record has a result but its actions do not finish the round")
         got = list(state.result.deltas)
         if got != list(res.get("deltas", got)) or state.result.winner != res.get("winner"):
-            raise RecordError(f"replayed result {got} / winner {state.result.winner} differs from the record's {res}")
+            raise RecordError(
+                f"replayed result {got} / winner {state.result.winner} "
+                f"differs from the record's {res}"
+            )
     return state
 
 

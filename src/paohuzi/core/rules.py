@@ -11,7 +11,7 @@ from typing import Any
 
 from .errors import NotationError
 
-__all__ = ["RuleSet", "HONG_GUAI_WAN", "MINGTANG_NAMES"]
+__all__ = ["HONG_GUAI_WAN", "MINGTANG_NAMES", "RuleSet"]
 
 # 名堂 field name -> hanzi, in the order results list them.
 MINGTANG_NAMES: dict[str, str] = {
@@ -60,7 +60,9 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         if self.fan_combine not in ("add", "multiply"):
-            raise NotationError(f"fan_combine must be 'add' or 'multiply', got {self.fan_combine!r}")
+            raise NotationError(
+                f"fan_combine must be 'add' or 'multiply', got {self.fan_combine!r}"
+            )
         for f in fields(self):
             v = getattr(self, f.name)
             if f.type in ("int",) and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
@@ -68,7 +70,9 @@ class RuleSet:
             if f.type in ("bool",) and not isinstance(v, bool):
                 raise NotationError(f"rule {f.name} must be true or false, got {v!r}")
         if self.rounds_per_match < 1:
-            raise NotationError(f"rounds_per_match must be at least 1, got {self.rounds_per_match!r}")
+            raise NotationError(
+                f"rounds_per_match must be at least 1, got {self.rounds_per_match!r}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -13,12 +13,12 @@ from .errors import PaohuziError
 from .rules import HONG_GUAI_WAN, MINGTANG_NAMES, RuleSet
 
 __all__ = [
-    "WinFacts",
     "MINGTANG_RULES",
-    "mingtang_of",
+    "WinFacts",
     "combine_fan",
-    "tun_of",
+    "mingtang_of",
     "settle",
+    "tun_of",
 ]
 
 
@@ -131,13 +131,15 @@ def settle(
         raise PaohuziError(f"settlement needs three balances, got {list(balances)!r}")
     if winner not in (0, 1, 2):
         raise PaohuziError(f"winner must be seat 0, 1 or 2, got {winner!r}")
-    if score < 0 or any(b < 0 for b in balances) and rules.cap_loser_payment:
-        raise PaohuziError(f"score and balances must not be negative: {score!r}, {list(balances)!r}")
+    if score < 0 or (rules.cap_loser_payment and any(b < 0 for b in balances)):
+        raise PaohuziError(
+            f"score and balances must not be negative: {score!r}, {list(balances)!r}"
+        )
     xia = (winner + 1) % 3
     shang = (winner + 2) % 3
     p1 = min(score, balances[xia]) if rules.cap_loser_payment else score
     p2 = min(score, balances[shang]) if rules.cap_loser_payment else score
-    cap = balances[winner]
+    cap = max(balances[winner], 0)  # a balance below zero (caps off earlier) gains nothing
     if rules.cap_winner_gain and p1 + p2 > cap:
         cut1 = cap * p1 // (p1 + p2)
         p1, p2 = cut1, cap - cut1

@@ -17,7 +17,7 @@ from .engine import Phase, RoundResult, State
 from .events import Event
 from .groups import Group, GroupKind
 
-__all__ = ["ViewGroup", "SeatView", "view", "censored_log", "format_view"]
+__all__ = ["SeatView", "ViewGroup", "censored_log", "format_view", "view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +61,7 @@ class SeatView:
     to_act: tuple[int, ...]  # in a claim window only this seat itself, if it may claim
     turn: int
     offer: int | None  # the card on offer in a claim window, if this seat may see it
+    offer_placed: bool  # the offered card already lies in the drawer's new 提/偎 (提胡/偎胡)
     offer_source: int | None
     offer_from_draw: bool
     legal: tuple[Action, ...]
@@ -96,7 +97,7 @@ class SeatView:
         for p in self.piles:
             for f in p:
                 c[f] += 1
-        if self.offer is not None:
+        if self.offer is not None and not self.offer_placed:
             c[self.offer] += 1
         return c
 
@@ -110,9 +111,7 @@ def view(state: State, seat: int | None) -> SeatView:
     if seat is not None and seat not in (0, 1, 2):
         raise ValueError(f"no seat {seat!r}")
     over = state.phase is Phase.OVER
-    hands = tuple(
-        _faces(state.hands[s]) if over or s == seat else None for s in range(3)
-    )
+    hands = tuple(_faces(state.hands[s]) if over or s == seat else None for s in range(3))
     tables = tuple(
         tuple(
             ViewGroup(
@@ -126,7 +125,7 @@ def view(state: State, seat: int | None) -> SeatView:
     )
     w = state.window
     offer = src = None
-    from_draw = False
+    from_draw = placed = False
     if w is not None and state.phase is Phase.CLAIM:
         # A 偎 card (提胡/偎胡 prompt) stays the drawer's secret.
         hidden_offer = w.after_own and any(
@@ -136,6 +135,7 @@ def view(state: State, seat: int | None) -> SeatView:
             offer = w.card
         src = w.source
         from_draw = w.from_draw
+        placed = w.after_own  # already in the drawer's 提/偎, or (天胡) in the hand
     legal = tuple(state.legal_actions(seat)) if seat is not None else ()
     # Who may claim a card is private: the others only see that a claim is pending.
     acting = state.to_act()
@@ -163,6 +163,7 @@ def view(state: State, seat: int | None) -> SeatView:
         offer=offer,
         offer_source=src,
         offer_from_draw=from_draw,
+        offer_placed=placed,
         legal=legal,
         balances=state.balances,
         result=state.result,
@@ -198,8 +199,10 @@ def format_view(v: SeatView) -> str:
         lines.append(f"  on offer: {card} {how} seat {v.offer_source}")
     if v.chou_chi is not None:
         lines.append(
-            "  臭吃 " + ("".join(glyph(f) for f in sorted(v.chou_chi)) or "-")
-            + " 臭碰 " + ("".join(glyph(f) for f in sorted(v.chou_peng or ())) or "-")
+            "  臭吃 "
+            + ("".join(glyph(f) for f in sorted(v.chou_chi)) or "-")
+            + " 臭碰 "
+            + ("".join(glyph(f) for f in sorted(v.chou_peng or ())) or "-")
         )
     lines.append(f"  to act: {list(v.to_act)}")
     if v.legal:

@@ -1,0 +1,386 @@
+"""Determinized Monte-Carlo search over the heuristic player.
+
+A view hides the others' hands, their face-down groups and the stock order. The
+search samples those hidden cards consistently with the view (four copies of each
+face minus everything the seat sees; a face-down 偎/提 is an unseen face with 3/4
+copies left; the others' hand sizes; faces that passed a claim window cannot sit
+in a hidden 坎, or a 跑 would have been forced), builds a full engine state from
+each sample, and plays every candidate action out to the end of the round with
+the heuristic player in all seats (its fast discard mode). The same samples serve
+every candidate, so the comparison is paired: the heuristic's first choice is
+kept unless another candidate gains clearly more balance (a paired test on the
+per-sample differences), since with a few dozen playouts the noise would
+otherwise pick at random among good actions.
+
+The number of samples is fixed (not a clock), so a seeded bot is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from ..core.actions import HU_ID, PASS_ID, PENG_ID, Action
+from ..core.cards import COPIES, NUM_FACES
+from ..core.engine import Deal, Phase, State, TableGroup, Window
+from ..core.groups import Group, GroupKind
+from ..core.rules import HONG_GUAI_WAN, RuleSet
+from ..core.views import SeatView
+from .heuristic import Context, HeuristicBot, claim_value
+
+__all__ = ["SearchBot", "determinize", "playout", "policy"]
+
+
+# --------------------------------------------------------------------- sampling
+
+
+def _visible_mask(view: SeatView) -> int:
+    """Faces that passed a claim window: no other seat can hold a 坎 of them."""
+    mask = 0
+    for p in view.piles:
+        for f in p:
+            mask |= 1 << f
+    for s in range(3):
+        for vg in view.tables[s]:
+            if vg.faces is not None and vg.kind is GroupKind.PENG:
+                mask |= 1 << vg.faces[0]
+    return mask
+
+
+def determinize(view: SeatView, rules: RuleSet, rng: random.Random) -> State:
+    """A full state consistent with ``view``, its hidden cards sampled.
+
+    The state is built directly (the view carries no history to replay): hands,
+    tables, piles, stock, 臭 sets, phase, and, in a claim window, the window the
+    engine would open for the sampled hands.
+    """
+    me = view.seat
+    if me is None:
+        raise ValueError("a spectator view cannot be determinized")
+    seen = view.seen_counts()
+    pool = [COPIES - c for c in seen]
+    offer = view.offer if view.phase is Phase.CLAIM else None
+    window_mask = _visible_mask(view)
+    # Face-down groups of the others: the 提 (four unseen copies) first, then the
+    # 偎; a dead end (a face taken twice) is retried.
+    hidden = [
+        (s, i, vg.kind) for s in range(3) for i, vg in enumerate(view.tables[s]) if vg.faces is None
+    ]
+    hidden.sort(key=lambda h: -h[2].size)
+    chosen: dict[tuple[int, int], int] = {}
+    for attempt in range(30):
+        trial = pool[:]
+        chosen = {}
+        for s, i, kind in hidden:
+            size = kind.size
+            cands = [f for f in range(NUM_FACES) if trial[f] >= size]
+            if attempt < 20:
+                strict = [f for f in cands if f != offer and not (window_mask >> f) & 1]
+                cands = strict or cands
+            if not cands:
+                break
+            f = rng.choice(cands)
+            trial[f] -= size
+            chosen[s, i] = f
+        else:
+            pool = trial
+            break
+    else:
+        raise ValueError("no assignment of the face-down groups fits the seen cards")
+    tables: list[list[TableGroup]] = [[], [], []]
+    for s in range(3):
+        for i, vg in enumerate(view.tables[s]):
+            if vg.faces is not None:
+                tables[s].append(TableGroup(Group(vg.kind, vg.faces), vg.hidden))
+            else:
+                f = chosen[s, i]
+                tables[s].append(TableGroup(Group(vg.kind, (f,) * vg.kind.size), True))
+    # The others' hands and the stock.
+    others = [s for s in range(3) if s != me]
+    sizes = {s: view.hand_sizes[s] for s in others}
+    reserved: dict[int, list[int]] = {s: [] for s in others}
+    lz = view.liangzhang
+    if (
+        view.dealer != me
+        and pool[lz] > 0
+        and seen[lz] - view.hand_counts()[lz] == 0
+        and sizes[view.dealer] > 0
+    ):
+        reserved[view.dealer].append(lz)
+        pool[lz] -= 1
+    cards = [f for f in range(NUM_FACES) for _ in range(pool[f])]
+    need = sum(sizes.values()) - sum(len(r) for r in reserved.values()) + view.stock_count
+    if len(cards) < need:  # inconsistent view (should not happen): pad with any faces
+        cards += [rng.randrange(NUM_FACES) for _ in range(need - len(cards))]
+    rng.shuffle(cards)
+    cards = cards[:need]
+
+    def limit(s: int, f: int) -> int:
+        lim = 3
+        if (window_mask >> f) & 1:
+            lim = 2
+        for t in tables[s]:
+            if t.group.faces[0] == f and t.group.kind is not GroupKind.CHI:
+                lim = 0
+        if offer is not None and f == offer:
+            lim = 1 if s == view.offer_source else min(lim, 2)
+        return lim
+
+    hands: list[list[int]] = [[0] * NUM_FACES for _ in range(3)]
+    hands[me] = view.hand_counts()
+    pos = 0
+    for s in others:
+        h = hands[s]
+        for f in reserved[s]:
+            h[f] += 1
+        n = sizes[s] - len(reserved[s])
+        for f in cards[pos : pos + n]:
+            h[f] += 1
+        pos += n
+    stock = cards[pos:]
+    # Repair: swap excess copies with the stock or the other hidden hand.
+    for s in others:
+        h = hands[s]
+        for f in range(NUM_FACES):
+            while h[f] > limit(s, f):
+                swaps: list[tuple[int, int]] = [
+                    (-1, i) for i, g in enumerate(stock) if g != f and h[g] + 1 <= limit(s, g)
+                ]
+                for s2 in others:
+                    if s2 != s and hands[s2][f] + 1 <= limit(s2, f):
+                        h2 = hands[s2]
+                        swaps += [
+                            (s2, g)
+                            for g in range(NUM_FACES)
+                            if g != f and h2[g] and h[g] + 1 <= limit(s, g)
+                        ]
+                if not swaps:
+                    break
+                where, i = rng.choice(swaps)
+                if where < 0:
+                    g = stock[i]
+                    stock[i] = f
+                else:
+                    g = i
+                    hands[where][g] -= 1
+                    hands[where][f] += 1
+                h[g] += 1
+                h[f] -= 1
+    return _build_state(view, rules, hands, tables, stock)
+
+
+def _build_state(
+    view: SeatView,
+    rules: RuleSet,
+    hands: list[list[int]],
+    tables: list[list[TableGroup]],
+    stock: list[int],
+) -> State:
+    me = view.seat
+    assert me is not None
+    st = State.__new__(State)
+    st.rules = rules
+    st.seed = None
+    deal = object.__new__(Deal)
+    dealt = [tuple(f for f in range(NUM_FACES) for _ in range(h[f])) for h in hands]
+    dealt[view.dealer] = (*dealt[view.dealer], view.liangzhang)
+    object.__setattr__(deal, "dealer", view.dealer)
+    object.__setattr__(deal, "hands", (dealt[0], dealt[1], dealt[2]))
+    object.__setattr__(deal, "stock", tuple(stock))
+    st.deal = deal
+    st.dealer = view.dealer
+    st.hands = hands
+    st.tables = tables
+    st.piles = [list(p) for p in view.piles]
+    st.stock = stock
+    chou_chi = [0, 0, 0]
+    chou_peng = [0, 0, 0]
+    for s in range(3):
+        if s == me:
+            chou_chi[s] = sum(1 << f for f in view.chou_chi or ())
+            chou_peng[s] = sum(1 << f for f in view.chou_peng or ())
+        else:
+            # Its own discards are 臭 to it; its pile is the best guess at them.
+            m = sum(1 << f for f in set(view.piles[s]))
+            chou_chi[s] = m
+            chou_peng[s] = m
+    st.chou_chi = chou_chi
+    st.chou_peng = chou_peng
+    st.dead = list(view.dead)
+    st.phase = Phase.DISCARD
+    st.turn = view.turn
+    st.window = None
+    st.log = []
+    st.decisions = []
+    st.version = view.version
+    st.balances = view.balances
+    st.result = None
+    st.draws = 0
+    st.win_card = -1
+    st.balances_at_start = view.balances
+    st.info = [None, None, None]
+    if view.phase is Phase.CLAIM:
+        x = view.offer
+        src = view.offer_source
+        assert x is not None and src is not None
+        if view.offer_from_draw:
+            st._resolve_draw(src, x, not stock)
+        else:
+            _open_discard_window(st, src, x)
+    return st
+
+
+def _open_discard_window(st: State, p: int, x: int) -> None:
+    """The claim window of §6 for a discard already made (no forced 跑 possible)."""
+    order = ((p + 1) % 3, (p + 2) % 3)
+    options: dict[int, list[int]] = {}
+    chi: dict[int, dict[int, Action]] = {}
+    for s in order:
+        if st._can_peng(s, x):
+            options[s] = [PENG_ID]
+    s = order[0]
+    if not st.dead[s] and not (st.chou_chi[s] >> x) & 1:
+        c = st._chi_options(s, x)
+        if c:
+            chi[s] = c
+            options.setdefault(s, []).extend(sorted(c))
+    st.phase = Phase.CLAIM
+    st.window = Window(
+        x,
+        p,
+        False,
+        False,
+        {s: (*a, PASS_ID) for s, a in options.items()},
+        chi=chi,
+        order=(*order, p),
+    )
+
+
+# --------------------------------------------------------------------- playouts
+
+
+def _state_context(st: State, seat: int) -> Context:
+    """The heuristic's context of ``seat`` from a (sampled) state: what it could see."""
+    seen = st.hands[seat][:]
+    for s in range(3):
+        for t in st.tables[s]:
+            if not t.hidden or s == seat:
+                for f in t.group.faces:
+                    seen[f] += 1
+        for f in st.piles[s]:
+            seen[f] += 1
+    w = st.window
+    if w is not None and st.phase is Phase.CLAIM and not w.after_own:
+        seen[w.card] += 1
+    return Context(
+        seat, st.hands[seat][:], st.table_groups(seat), seen, st.piles, st.dead, st.rules
+    )
+
+
+def policy(st: State, seat: int, ids: Sequence[int]) -> int:
+    """The heuristic player's choice for ``seat`` in a state (fast discard mode)."""
+    if len(ids) == 1:
+        return ids[0]
+    if HU_ID in ids:
+        return HU_ID
+    ctx = _state_context(st, seat)
+    if st.phase is Phase.DISCARD:
+        return ctx.fast_discard(ids)
+    best_v = -1e18
+    best = PASS_ID
+    for aid in ids:
+        if aid == PASS_ID:
+            v = ctx.value(ctx.hand, ctx.table)
+        else:
+            v = claim_value(ctx, st.action(seat, aid), fast=True)
+        if v > best_v:
+            best_v, best = v, aid
+    return best
+
+
+def playout(st: State) -> None:
+    """Play ``st`` to the end of the round with the heuristic in every seat."""
+    while st.phase is not Phase.OVER:
+        seat = st.to_act()[0]
+        st.apply_fast(seat, policy(st, seat, st.legal_ids(seat)))
+
+
+# ----------------------------------------------------------------------- the bot
+
+
+class SearchBot:
+    """Flat determinized Monte-Carlo search with heuristic playouts.
+
+    ``samples`` determinizations are drawn per decision and every one of the (at
+    most ``candidates``, best by the heuristic) actions is played out on each; a
+    candidate replaces the heuristic's first choice when its mean gain exceeds
+    ``z`` standard errors. A 胡 is always taken; a single legal action is returned
+    at once.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        rules: RuleSet = HONG_GUAI_WAN,
+        samples: int = 12,
+        candidates: int = 3,
+        z: float = 1.0,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.rules = rules
+        self.samples = samples
+        self.candidates = candidates
+        self.z = z
+        self._heuristic = HeuristicBot(seed, rules)
+
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action at version {view.version}")
+        if len(legal) == 1:
+            return legal[0]
+        for a in legal:
+            if a.id == HU_ID:
+                return a
+        self._heuristic.rules = self.rules
+        ranked = self._heuristic.rank(view)
+        cands = [a for _v, a in ranked[: self.candidates]]
+        if len(cands) == 1 or self.samples <= 0:
+            return cands[0]
+        me = view.seat
+        assert me is not None
+        outcomes: list[list[float]] = [[] for _ in cands]
+        for _ in range(self.samples):
+            base = determinize(view, self.rules, self.rng)
+            for j, a in enumerate(cands):
+                st = base.clone()
+                st.apply_fast(me, a.id)
+                playout(st)
+                res = st.result
+                assert res is not None
+                outcomes[j].append(float(res.deltas[me]))
+        return cands[_choose(outcomes, self.z)]
+
+
+def _choose(outcomes: list[list[float]], z: float) -> int:
+    """The candidate to play: the heuristic's first unless another beats it clearly.
+
+    Outcomes are paired by sample, so the test is on the per-sample differences
+    against candidate 0: a switch needs a mean gain above ``z`` standard errors.
+    With few playouts the noise would otherwise pick at random among candidates.
+    """
+    n = len(outcomes[0])
+    best, best_gain = 0, 0.0
+    for j in range(1, len(outcomes)):
+        diffs = [outcomes[j][i] - outcomes[0][i] for i in range(n)]
+        mean = sum(diffs) / n
+        if mean <= 0:
+            continue
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        se = math.sqrt(var / n)
+        if mean > z * se and mean > best_gain:
+            best, best_gain = j, mean
+    return best

@@ -1,0 +1,69 @@
+"""``paohuzi arena``: duplicate-deal tournaments between bots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .app import app
+
+
+@app.command()
+def arena(
+    bots: Annotated[
+        str, typer.Option("--bots", help="Bot names, comma separated (two or three).")
+    ] = "heuristic,random,random",
+    deals: Annotated[
+        int, typer.Option("--deals", "-n", min=1, help="Duplicate deals to play.")
+    ] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Write every round record into this directory.")
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes.")] = 1,
+) -> None:
+    """Play duplicate deals: each deal is replayed with the bots rotated through the seats.
+
+    Scores are balance changes per round under 红拐弯 with the 悟性 caps off, so a
+    round pays its full score.
+    """
+    from ..arena import run_arena
+    from ..bots import BOTS
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [n for n in names if n not in BOTS]
+    if unknown or not 1 <= len(names) <= 3:
+        raise typer.BadParameter(
+            f"give one to three names from {', '.join(sorted(BOTS))}; got {bots!r}",
+            param_hint="--bots",
+        )
+    stats = run_arena(names, deals, seed, records=records, workers=workers)
+    if as_json:
+        typer.echo(json.dumps(stats, ensure_ascii=False))
+        return
+    typer.echo(
+        f"{stats['deals']} deals x {stats['seatings']} seatings = {stats['rounds']} rounds, "
+        f"seed {seed}; 悟性 caps off (a round pays its full score); "
+        f"荒庄 {stats['draw_rate']:.1%}; {stats['seconds']} s"
+    )
+    typer.echo(
+        f"{'bot':<12}{'score/round':>12}  {'95% CI':<20}{'win':>7}{'荒庄':>7}"
+        f"{'win 胡息':>9}{'p50 ms':>9}{'p95 ms':>9}"
+    )
+    for name, b in stats["bots"].items():
+        lo, hi = b["ci95"]
+        typer.echo(
+            f"{name:<12}{b['mean_score']:>12.3f}  [{lo:>7.3f}, {hi:>7.3f}]  "
+            f"{b['win_rate']:>7.1%}{b['draw_rate']:>7.1%}{b['mean_win_huxi']:>9.2f}"
+            f"{b['decision_ms_p50']:>9.2f}{b['decision_ms_p95']:>9.2f}"
+        )
+    d = stats.get("diff")
+    if d:
+        lo, hi = d["ci95"]
+        typer.echo(f"{d['a']} - {d['b']}: {d['mean']:.3f} per round, 95% CI [{lo:.3f}, {hi:.3f}]")
+    if records is not None:
+        typer.echo(f"records in {records}")

@@ -1,0 +1,156 @@
+"""Bots see a seat's view only, return legal actions, and are deterministic per seed."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import typing
+
+import pytest
+
+from paohuzi.bots import BOTS, HeuristicBot, RandomBot, SearchBot, make_bot
+from paohuzi.bots.search import determinize, playout
+from paohuzi.core.actions import HU_ID
+from paohuzi.core.engine import State, new_game
+from paohuzi.core.rules import HONG_GUAI_WAN
+from paohuzi.core.views import SeatView, view
+
+from .conftest import decision_views
+
+VIEWS = decision_views(60, seed=11)
+
+
+def _holds_state(obj: object, depth: int = 0) -> bool:
+    if isinstance(obj, State):
+        return True
+    if depth > 4:
+        return False
+    if isinstance(obj, (tuple, list, frozenset, set)):
+        return any(_holds_state(x, depth + 1) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return any(_holds_state(getattr(obj, f.name), depth + 1) for f in dataclasses.fields(obj))
+    return False
+
+
+def test_registry() -> None:
+    assert {"random", "heuristic", "search"} <= set(BOTS)
+    assert isinstance(make_bot("heuristic", 1), HeuristicBot)
+    assert isinstance(make_bot("search", 1), SearchBot)
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("nobody")
+
+
+@pytest.mark.parametrize("cls", [RandomBot, HeuristicBot, SearchBot])
+def test_act_takes_a_seat_view(cls: type) -> None:
+    hints = typing.get_type_hints(cls.act)
+    assert hints["view"] is SeatView
+
+
+def test_views_hold_no_state() -> None:
+    for _st, v in VIEWS[:200]:
+        assert not _holds_state(v)
+        for f in dataclasses.fields(v):
+            assert not isinstance(getattr(v, f.name), State)
+
+
+def _reshuffle_hidden(st: State, seat: int, rng: random.Random) -> State:
+    """The same state for ``seat`` with the others' hands and the stock dealt anew."""
+    s2 = st.clone()
+    others = [s for s in range(3) if s != seat]
+    cards = [f for s in others for f in range(20) for _ in range(s2.hands[s][f])] + s2.stock
+    rng.shuffle(cards)
+    pos = 0
+    for s in others:
+        n = sum(s2.hands[s])
+        h = [0] * 20
+        for f in cards[pos : pos + n]:
+            h[f] += 1
+        s2.hands[s] = h
+        pos += n
+    s2.stock = cards[pos:]
+    if hasattr(s2, "info"):
+        s2.info = [None, None, None]
+    return s2
+
+
+def test_decisions_do_not_depend_on_hidden_cards() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for st, v in VIEWS[::7]:
+        seat = v.seat
+        assert seat is not None
+        other = _reshuffle_hidden(st, seat, rng)
+        v2 = view(other, seat)
+        assert v2 == v
+        assert (
+            other.hands != st.hands or other.stock != st.stock or sum(v.hand_sizes) == sum(v.hand)
+        )
+        for make in (lambda: HeuristicBot(3), lambda: SearchBot(3, samples=2, candidates=2)):
+            assert make().act(v).id == make().act(v2).id
+        checked += 1
+    assert checked >= 10
+
+
+def test_heuristic_legal_and_always_wins_when_it_can() -> None:
+    bot = HeuristicBot(0)
+    hu_seen = 0
+    for _st, v in VIEWS:
+        a = bot.act(v)
+        assert a in v.legal
+        if any(x.id == HU_ID for x in v.legal):
+            assert a.id == HU_ID
+            hu_seen += 1
+    assert len(VIEWS) > 1000
+
+
+def test_heuristic_full_rounds_only_legal() -> None:
+    bots = [HeuristicBot(s) for s in range(3)]
+    for g in range(30):
+        st = new_game(seed=900 + g, dealer=g % 3)
+        while not st.over:
+            seat = st.to_act()[0]
+            st.apply(bots[seat].act(view(st, seat)).id, seat)  # checked apply
+
+
+def test_search_legal_and_deterministic() -> None:
+    for _st, v in VIEWS[:: max(1, len(VIEWS) // 60)]:
+        a = SearchBot(7, samples=2, candidates=3).act(v)
+        b = SearchBot(7, samples=2, candidates=3).act(v)
+        assert a in v.legal
+        assert a == b
+
+
+def test_seeded_bots_repeat_decisions() -> None:
+    for name in ("random", "heuristic"):
+        x = [make_bot(name, 42).act(v).id for _st, v in VIEWS[:300]]
+        y = [make_bot(name, 42).act(v).id for _st, v in VIEWS[:300]]
+        assert x == y
+
+
+def test_determinize_is_consistent_with_the_view() -> None:
+    rng = random.Random(1)
+    n = 0
+    for _st, v in VIEWS[::3]:
+        if any(a.id == HU_ID for a in v.legal):
+            continue  # the search wins at once there, it never samples
+        seat = v.seat
+        assert seat is not None
+        d = determinize(v, HONG_GUAI_WAN, rng)
+        assert d.card_counts() == [4] * 20
+        assert d.legal_ids(seat) == tuple(a.id for a in v.legal)
+        assert view(d, seat).hand == v.hand
+        assert [len(p) for p in d.piles] == [len(p) for p in v.piles]
+        assert sum(d.hands[(seat + 1) % 3]) == v.hand_sizes[(seat + 1) % 3]
+        assert d.stock_count == v.stock_count
+        if n % 10 == 0:
+            playout(d)
+            assert d.over and d.result is not None
+        n += 1
+    assert n > 100
+
+
+def test_search_returns_single_legal_action_at_once() -> None:
+    for _st, v in decision_views(3, seed=2):
+        one = dataclasses.replace(v, legal=v.legal[:1])
+        assert SearchBot(0).act(one) == v.legal[0]
+        break

@@ -1,0 +1,90 @@
+"""The hand-potential helper: decompositions are exact and scores rank hands sensibly."""
+
+from __future__ import annotations
+
+import random
+
+from paohuzi.bots.handeval import (
+    PAIR,
+    PART,
+    decompose_free,
+    evaluate_hand,
+    free_counts,
+    unseen_counts,
+)
+from paohuzi.core.cards import counts_of, parse_faces
+from paohuzi.core.groups import parse_groups
+
+
+def _brute(counts: list[int]) -> float:
+    """Reference: every decomposition of the whole hand at once (no size split)."""
+    from paohuzi.bots import handeval as h
+
+    memo: dict[int, float] = {}
+
+    def rec(key: int) -> float:
+        if key == 0:
+            return 0.0
+        if key in memo:
+            return memo[key]
+        i = ((key & -key).bit_length() - 1) >> 3
+        best = -1.0
+        for delta, reqs, value, _block in h._ALL_MOVES[i]:
+            if all((key >> sh) & 0xFF >= c for sh, c in reqs):
+                best = max(best, value + rec(key - delta))
+        memo[key] = best
+        return best
+
+    return rec(int.from_bytes(bytes(counts), "little"))
+
+
+def test_decomposition_matches_brute_force() -> None:
+    rng = random.Random(3)
+    for _ in range(400):
+        deck = [f for f in range(20) for _ in range(2)]
+        rng.shuffle(deck)
+        c = counts_of(deck[: rng.randint(4, 20)])
+        d = decompose_free(c)
+        assert abs(d.value - _brute(c)) < 1e-9
+        back = [0] * 20
+        for b in (*d.sets, *d.blocks):
+            for f in b.faces:
+                back[f] += 1
+        for f in d.singles:
+            back[f] += 1
+        assert back == c
+
+
+def test_decomposition_finds_sets_and_blocks() -> None:
+    d = decompose_free(counts_of(parse_faces("一二三 二七十 壹壹 伍陆 九")))
+    assert sorted(b.huxi for b in d.sets) == [3, 3]
+    kinds = sorted(b.kind for b in d.blocks)
+    assert kinds == [PAIR, PART]
+    assert d.singles == (8,)
+
+
+def test_free_counts_drop_kan() -> None:
+    assert free_counts(counts_of(parse_faces("三三三四"))) == counts_of(parse_faces("四"))
+
+
+def test_ready_hand_beats_scattered_hand() -> None:
+    unseen = unseen_counts([0] * 20)
+    table = parse_groups("碰:贰贰贰 吃:壹贰叁")
+    # 14 cards in hand, 6 on the table: a waiting position (20 cards, k = 0).
+    ready = counts_of(parse_faces("二七十 拾拾拾 四五六 陆柒捌 九十"))
+    scattered = counts_of(parse_faces("一三五七九 壹叁伍柒玖 二四 捌拾"))
+    e1 = evaluate_hand(ready, table, unseen)
+    e2 = evaluate_hand(scattered, table, unseen)
+    assert e1.steps <= 1 and e1.waits > 0
+    assert e1.value > e2.value
+
+
+def test_dead_blocks_are_worth_less() -> None:
+    table = parse_groups("吃:壹贰叁 吃:肆伍陆")
+    hand = counts_of(parse_faces("一二三 四五六 七八九 二七十 伍陆"))
+    live = evaluate_hand(hand, table, unseen_counts([0] * 20), exact=False)
+    seen = [0] * 20
+    for f in parse_faces("肆柒柒柒柒肆肆"):
+        seen[f] += 1
+    dead = evaluate_hand(hand, table, unseen_counts(seen), exact=False)
+    assert live.value > dead.value
