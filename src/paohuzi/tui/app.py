@@ -193,12 +193,13 @@ class PlayApp(App[Path | None]):
 
     def compose(self) -> ComposeResult:
         h = self.session.human
+        # Round, 亮张, stock, turn and balances stay on screen at any terminal size.
+        yield Panel(id="info")
         with Horizontal(id="top"):
             yield Panel(id=f"seat{(h + 2) % 3}", classes="seat")
             yield Panel(id=f"seat{(h + 1) % 3}", classes="seat")
         with Horizontal(id="middle"):
             with VerticalScroll(id="main"):
-                yield Panel(id="info")
                 yield Panel(id="offer")
                 with Vertical(id="mine"):
                     yield Panel(id="mytable")
