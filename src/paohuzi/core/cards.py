@@ -177,7 +177,10 @@ def counts_of(faces: Iterable[int]) -> list[int]:
     """The count vector (length 20) of a multiset of faces."""
     c = [0] * NUM_FACES
     for f in faces:
-        c[_check_face(f)] += 1
+        if f.__class__ is int and 0 <= f < NUM_FACES:
+            c[f] += 1
+        else:
+            c[_check_face(f)] += 1  # raises for anything but a face index (bool, enum: counted)
     return c
 
 

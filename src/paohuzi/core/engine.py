@@ -66,6 +66,29 @@ for _x in range(NUM_FACES):
                 _REL[_x] |= 1 << _f
     _REL[_x] |= 1 << _x
 _ALL_FACES = (1 << NUM_FACES) - 1
+_REL_OTHERS = [_REL[f] & ~(1 << f) for f in range(NUM_FACES)]
+# The most one winning card can add to a hand's 胡息: a 提/跑 upgrade or one more scoring set.
+_BEST_GAIN = 6
+
+
+def _huxi_bound(h: Sequence[int]) -> int:
+    """The most 胡息 that 一二三/二七十 sets of the free cards (no 坎) can hold.
+
+    With a table's 胡息 and :data:`_BEST_GAIN` this bounds every win the hand can
+    make with one more card, so most hands far from 15 胡息 skip the full search.
+    """
+    b = 0
+    for base, value in ((0, 3), (10, 6)):
+        one, two, three, seven, ten = h[base], h[base + 1], h[base + 2], h[base + 6], h[base + 9]
+        one = one if one < 3 else 0
+        two = two if two < 3 else 0
+        three = three if three < 3 else 0
+        seven = seven if seven < 3 else 0
+        ten = ten if ten < 3 else 0
+        # n123 + min(two - n123, min(seven, ten)) is largest at this closed form.
+        sets = min(two, min(one, two, three) + min(seven, ten))
+        b += sets * value
+    return b
 
 
 # For each face x: (shape, its faces, the hand cards a 吃 of that shape needs).
@@ -366,32 +389,53 @@ class State:
         of a seat, cached until its hand or table changes."""
         inf = self.info[seat]
         if inf is None:
-            h = self.hands[seat]
-            mask = 0
-            for f in range(NUM_FACES):
-                if 0 < h[f] < 3:
-                    mask |= 1 << f
-            t = sum(h)
-            k = wei = peng = 0
-            for tg in self.tables[seat]:
-                g = tg.group
-                n = len(g.faces)
-                t += n
-                k += n == 4
-                if g.kind is _T.PENG:
-                    peng |= 1 << g.faces[0]
-                elif g.kind is _T.WEI or g.kind is _T.CHOUWEI:
-                    wei |= 1 << g.faces[0]
-            # A free single related to no other free card can only be saved by the
-            # winning card itself: two such cards and no card wins at all (§10).
-            wins = _ALL_FACES
-            for f in range(NUM_FACES):
-                if h[f] == 1 and not mask & _REL[f] & ~(1 << f):
-                    wins = _REL[f] if wins == _ALL_FACES else 0
-                    if not wins:
-                        break
-            inf = self.info[seat] = (t, k, mask, wins, wei, peng)
+            inf = self.info[seat] = self._compute_info(seat)
         return inf
+
+    def _compute_info(self, seat: int) -> tuple[int, int, int, int, int, int]:
+        """The uncached :meth:`_info`."""
+        h = self.hands[seat]
+        mask = singles = 0
+        t = 0
+        huxi = 0  # 坎 and table groups
+        for f in range(NUM_FACES):
+            c = h[f]
+            if c:
+                t += c
+                if c < 3:
+                    mask |= 1 << f
+                    if c == 1:
+                        singles |= 1 << f
+                else:
+                    huxi += 6 if f >= 10 else 3
+        k = wei = peng = 0
+        for tg in self.tables[seat]:
+            g = tg.group
+            huxi += g.huxi
+            n = len(g.faces)
+            t += n
+            k += n == 4
+            if g.kind is _T.PENG:
+                peng |= 1 << g.faces[0]
+            elif g.kind is _T.WEI or g.kind is _T.CHOUWEI:
+                wei |= 1 << g.faces[0]
+        # A free single related to no other free card can only be saved by the
+        # winning card itself: two such cards and no card wins at all (§10).
+        wins = _ALL_FACES
+        f = 0
+        while singles:
+            if singles & 1 and not mask & _REL_OTHERS[f]:
+                wins = _REL[f] if wins == _ALL_FACES else 0
+                if not wins:
+                    break
+            singles >>= 1
+            f += 1
+        if wins and huxi + _huxi_bound(h) + _BEST_GAIN < self._min_huxi():
+            wins = 0
+        return (t, k, mask, wins, wei, peng)
+
+    def _min_huxi(self) -> int:
+        return min(self.rules.min_huxi, self.rules.min_huxi_with_mingtang)
 
     def owned(self, seat: int) -> int:
         """T of §9: hand plus every table card."""
@@ -532,9 +576,14 @@ class State:
         out: dict[int, Action] = {}
         shapes = _SHAPES[x]
         mask = (self.info[seat] or self._info(seat))[2]
-        if not any(m & mask == m for m in _NEED_MASKS[x]):
+        for m in _NEED_MASKS[x]:
+            if m & mask == m:
+                break
+        else:
             return out
         free = [c if c < 3 else 0 for c in h]
+        inf = self.info[seat] or self._info(seat)
+        owes = inf[0] + 1 == complete_size(inf[1])
         for s0, _g0, need in shapes:
             f1 = free[:]
             ok = True
@@ -568,13 +617,12 @@ class State:
                             continue
                         combos.append((b1, b2, f3))
             for b1, b2, rest in combos:
+                # §7 ruling: owing a discard afterwards needs a card besides the 坎.
+                if owes and not any(rest):
+                    continue
                 aid = chi_id(s0, b1, b2)
-                if aid in out:
-                    continue
-                hand_after = [rest[f] + (h[f] if h[f] >= 3 else 0) for f in range(NUM_FACES)]
-                if not self._claim_keeps_discard(seat, hand_after, 1):
-                    continue
-                out[aid] = _chi_action(aid, x)
+                if aid not in out:
+                    out[aid] = _chi_action(aid, x)
         return out
 
     def _can_peng(self, seat: int, x: int) -> bool:

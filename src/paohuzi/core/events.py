@@ -7,9 +7,8 @@ script; :meth:`Event.censor` gives what one seat (or a spectator) may see (§14)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import format_faces, glyph
 from .groups import Group, format_groups, parse_groups
@@ -36,9 +35,12 @@ class EventKind(Enum):
     REVEAL = "reveal"  # round over: a seat's hand and table groups, all face up
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened. ``hidden`` events show their cards to ``seat`` only."""
+class Event(NamedTuple):
+    """One thing that happened. ``hidden`` events show their cards to ``seat`` only.
+
+    A named tuple rather than a frozen dataclass: just as immutable, and a round
+    makes about seventy of them, so construction cost is on the hot path.
+    """
 
     kind: EventKind
     seat: int = -1
@@ -61,11 +63,11 @@ class Event:
         if self.private:
             return self if seat == self.seat else None
         if self.kind is EventKind.DEAL:
-            return replace(
-                self, hands=tuple(h if s == seat else None for s, h in enumerate(self.hands))
+            return self._replace(
+                hands=tuple(h if s == seat else None for s, h in enumerate(self.hands))
             )
         if self.hidden and seat != self.seat:
-            return replace(self, face=None, groups=tuple(), hidden=True)
+            return self._replace(face=None, groups=tuple(), hidden=True)
         return self
 
     def text(self) -> str:
