@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from ..core.actions import Action
+from ..core.actions import Action, ActionKind
 from ..core.views import SeatView
 
-__all__ = ["Bot", "RandomBot"]
+__all__ = ["Bot", "RandomBot", "obvious_action"]
 
 
 class Bot(Protocol):
@@ -17,6 +17,19 @@ class Bot(Protocol):
     name: str
 
     def act(self, view: SeatView) -> Action: ...
+
+
+def obvious_action(view: SeatView) -> Action | None:
+    """The action any sensible bot takes without thinking: the only legal one, or 胡."""
+    legal = view.legal
+    if not legal:
+        raise ValueError(f"seat {view.seat} has no legal action at version {view.version}")
+    if len(legal) == 1:
+        return legal[0]
+    for a in legal:
+        if a.kind is ActionKind.HU:
+            return a
+    return None
 
 
 class RandomBot:

@@ -18,6 +18,7 @@ from ..core.groups import Group
 from ..core.hand import complete_size
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import SeatView
+from .base import obvious_action
 from .handeval import decompose_free, evaluate_hand, free_counts, unseen_counts
 
 __all__ = ["Context", "HeuristicBot", "claim_value", "discardable"]
@@ -160,14 +161,9 @@ class HeuristicBot:
         self.rules = rules
 
     def act(self, view: SeatView) -> Action:
-        legal = view.legal
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action at version {view.version}")
-        if len(legal) == 1:
-            return legal[0]
-        for a in legal:
-            if a.kind is ActionKind.HU:
-                return a
+        sure = obvious_action(view)
+        if sure is not None:
+            return sure
         ranked = self.rank(view)
         return ranked[0][1]
 

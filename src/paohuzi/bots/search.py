@@ -27,6 +27,7 @@ from ..core.engine import Deal, Phase, State, TableGroup, Window
 from ..core.groups import Group, GroupKind
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import SeatView
+from .base import obvious_action
 from .heuristic import Context, HeuristicBot, claim_value
 
 __all__ = ["SearchBot", "determinize", "playout", "policy"]
@@ -337,14 +338,9 @@ class SearchBot:
         self._heuristic = HeuristicBot(seed, rules)
 
     def act(self, view: SeatView) -> Action:
-        legal = view.legal
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action at version {view.version}")
-        if len(legal) == 1:
-            return legal[0]
-        for a in legal:
-            if a.id == HU_ID:
-                return a
+        sure = obvious_action(view)
+        if sure is not None:
+            return sure
         self._heuristic.rules = self.rules
         ranked = self._heuristic.rank(view)
         cands = [a for _v, a in ranked[: self.candidates]]

@@ -789,16 +789,8 @@ class State:
         options: dict[int, list[int]] = {s: [HU_ID] for s in hu}
         chi: dict[int, dict[int, Action]] = {}
         if pao < 0:
-            # Step 4: 碰, step 5: 吃 (the drawer, then his 下家).
-            for s in order[1:]:
-                if self._can_peng(s, x):
-                    options.setdefault(s, []).append(PENG_ID)
-            for s in order[:2]:
-                if not self.dead[s] and not (self.chou_chi[s] >> x) & 1:
-                    c = self._chi_options(s, x)
-                    if c:
-                        chi[s] = c
-                        options.setdefault(s, []).extend(sorted(c))
+            # Step 4: 碰 (not the drawer), step 5: 吃 (the drawer, then his 下家).
+            self._claims(x, order[1:], order[:2], options, chi)
         if options:
             self._open(
                 Window(
@@ -821,6 +813,25 @@ class State:
         self._emit(Event(EventKind.PILE, d, face=x))
         return False
 
+    def _claims(
+        self,
+        x: int,
+        peng_seats: Sequence[int],
+        chi_seats: Sequence[int],
+        options: dict[int, list[int]],
+        chi: dict[int, dict[int, Action]],
+    ) -> None:
+        """Add the optional 碰 and 吃 claims on ``x`` (§5 steps 4–5, §6 steps 2–3)."""
+        for s in peng_seats:
+            if self._can_peng(s, x):
+                options.setdefault(s, []).append(PENG_ID)
+        for s in chi_seats:
+            if not self.dead[s] and not (self.chou_chi[s] >> x) & 1:
+                c = self._chi_options(s, x)
+                if c:
+                    chi[s] = c
+                    options.setdefault(s, []).extend(sorted(c))
+
     def _discard(self, p: int, x: int) -> None:
         self.hands[p][x] -= 1
         self.info[p] = None
@@ -835,15 +846,8 @@ class State:
                 return
         options: dict[int, list[int]] = {}
         chi: dict[int, dict[int, Action]] = {}
-        for s in order:
-            if self._can_peng(s, x):
-                options[s] = [PENG_ID]
-        s = order[0]
-        if not self.dead[s] and not (self.chou_chi[s] >> x) & 1:
-            c = self._chi_options(s, x)
-            if c:
-                chi[s] = c
-                options.setdefault(s, []).extend(sorted(c))
+        # Step 2: 碰 by either other seat, step 3: 吃 by the 下家 only.
+        self._claims(x, order, order[:1], options, chi)
         if options:
             self._open(
                 Window(
