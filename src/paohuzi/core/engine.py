@@ -581,9 +581,19 @@ class State:
                 break
         else:
             return out
-        free = [c if c < 3 else 0 for c in h]
         inf = self.info[seat] or self._info(seat)
         owes = inf[0] + 1 == complete_size(inf[1])
+        if not h[x]:
+            # No copy of x in hand, so no 比: each shape whose two cards are free is an option.
+            spare = sum(c for c in h if c < 3) - 2 if owes else 1
+            for s0, _g0, need in shapes:
+                a, b = need
+                ca, cb = h[a], h[b]
+                if 0 < ca < 3 and 0 < cb < 3 and (a != b or ca == 2) and spare > 0:
+                    aid = chi_id(s0)
+                    out[aid] = _chi_action(aid, x)
+            return out
+        free = [c if c < 3 else 0 for c in h]
         for s0, _g0, need in shapes:
             f1 = free[:]
             ok = True
