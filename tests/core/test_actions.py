@@ -105,3 +105,10 @@ def test_shapes() -> None:
     assert shape_faces(x, 3) == parse_faces("二七十")
     assert shape_faces(parse_faces("九")[0], 2) is None  # 九十一 is no run
     assert shape_faces(parse_faces("一")[0], 0) is None
+
+
+def test_hand_cards_leave_out_the_claimed_copy() -> None:
+    (x,) = parse_faces("五")
+    a = parse_action("吃:三四五 比:五五伍", x)
+    assert sorted(a.hand_cards()) == sorted(parse_faces("三四五五伍"))
+    assert parse_action("碰", x).hand_cards() == (x, x)

@@ -194,22 +194,10 @@ def claim_value(ctx: Context, a: Action, fast: bool = False) -> float:
         return 1e9
     if kind is ActionKind.PASS:
         return ctx.value(ctx.hand, ctx.table)
-    x = a.face
-    assert x is not None
     hand = ctx.hand[:]
-    if kind is ActionKind.PENG:
-        hand[x] -= 2
-        new = a.groups
-    else:
-        first = True
-        for g in a.groups:
-            for f in g.faces:
-                if first and f == x:
-                    first = False
-                    continue
-                hand[f] -= 1
-        new = a.groups
-    table = (*ctx.table, *new)
+    for f in a.hand_cards():
+        hand[f] -= 1
+    table = (*ctx.table, *a.groups)
     owned = sum(hand) + sum(len(g.faces) for g in table)
     k = sum(1 for g in table if g.kind.name in ("TI", "PAO"))
     if owned == complete_size(k):

@@ -125,6 +125,19 @@ class Action:
             groups.append(Group(GroupKind.CHI, faces))
         return Action(ActionKind.CHI, card, tuple(groups), action_id)
 
+    def hand_cards(self) -> tuple[int, ...]:
+        """The cards a 碰 or 吃 (with its 比) takes from the claimant's hand: every
+        card of its groups except the one claimed copy of the card on offer."""
+        out: list[int] = []
+        claimed = False
+        for g in self.groups:
+            for f in g.faces:
+                if not claimed and f == self.face:
+                    claimed = True
+                    continue
+                out.append(f)
+        return tuple(out)
+
     def text(self, ascii: bool = False) -> str:
         """Text form: ``打:五``, ``过``, ``胡``, ``碰:五``, ``吃:三四五 比:五五伍``."""
         k = self.kind

@@ -961,14 +961,9 @@ class State:
             act = w.chi[seat][aid]
             h = self.hands[seat]
             self.info[seat] = None
-            first = True
-            for g in act.groups:
-                for f in g.faces:
-                    if first and f == x:
-                        first = False
-                        continue
-                    h[f] -= 1
-                self.tables[seat].append(TableGroup(g))
+            for f in act.hand_cards():
+                h[f] -= 1
+            self.tables[seat].extend(TableGroup(g) for g in act.groups)
             self._emit(Event(EventKind.CHI, seat, face=x, groups=act.groups, source=w.source))
             self._after_own(seat)
             return
