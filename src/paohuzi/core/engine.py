@@ -296,10 +296,6 @@ class State:
 
     # ------------------------------------------------------------------ setup
 
-    @classmethod
-    def _blank(cls) -> State:
-        return cls.__new__(cls)
-
     def clone(self, history: bool = True) -> State:
         """A cheap independent copy. ``history=False`` starts an empty log and
         decision list (what a search playout needs; a few microseconds)."""
@@ -919,11 +915,9 @@ class State:
                     self.win_card = x
                 self._hu(seat, w.hu[seat], x)
             else:
+                # Declined 提胡/偎胡 (or 天胡): the drawer goes on as after any own action.
                 self.window = None
-                if w.source == self.deal.dealer and not w.from_draw:  # 天胡 declined
-                    self._after_own(seat)
-                else:
-                    self._after_own(w.source)
+                self._after_own(w.source)
             return
         # 臭 marks: a seat offered 碰/吃 whose turn in the priority order was reached
         # and that did not take it (§8); overtaken claims leave no mark.

@@ -55,9 +55,6 @@ class Event(NamedTuple):
     ] = ()  # DEAL: hand sizes; SETTLE: balance changes; HU: huxi, tun, fan, score
     private: bool = False  # the whole event is for ``seat`` only (臭 marks)
 
-    def visible_to(self, seat: int | None) -> bool:
-        return not self.private or seat == self.seat
-
     def censor(self, seat: int | None) -> Event | None:
         """This event as ``seat`` sees it (``None``: a spectator); None if unseen."""
         if self.private:
