@@ -9,6 +9,8 @@ transition returns its events and appends them to ``state.log``.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -67,28 +69,65 @@ for _x in range(NUM_FACES):
     _REL[_x] |= 1 << _x
 _ALL_FACES = (1 << NUM_FACES) - 1
 _REL_OTHERS = [_REL[f] & ~(1 << f) for f in range(NUM_FACES)]
+
+
+def _faces_where(pred: object) -> int:
+    return sum(1 << f for f in range(NUM_FACES) if pred(f % 10))  # type: ignore[operator]
+
+
+# Faces that can be the third, middle or first card of a run; the 二七十 faces.
+_RUN_END = _faces_where(lambda n: n >= 2)
+_RUN_MID = _faces_where(lambda n: 1 <= n <= 8)
+_RUN_START = _faces_where(lambda n: n <= 7)
+_EQS = ((1 << 1 | 1 << 6 | 1 << 9), (1 << 11 | 1 << 16 | 1 << 19))
+_SMALL = (1 << 10) - 1
+
+
+def _grouped_singles(free: int, pairs: int) -> int:
+    """Faces that could sit in a group of free cards without the winning card.
+
+    ``free`` holds the faces with one or two free copies, ``pairs`` those with two.
+    A single copy of such a face has two other free cards to make a run, a 二七十
+    or a 大小三搭 with (one with two copies of the other size).
+    """
+    got = (
+        (free << 1 & free << 2 & _RUN_END)
+        | (free << 1 & free >> 1 & _RUN_MID)
+        | (free >> 1 & free >> 2 & _RUN_START)
+        | (pairs >> 10)
+        | (pairs & _SMALL) << 10
+    )
+    for e in _EQS:
+        if free & e == e:
+            got |= e
+    return got
+
+
 # The most one winning card can add to a hand's 胡息: a 提/跑 upgrade or one more scoring set.
 _BEST_GAIN = 6
 
 
-def _huxi_bound(h: Sequence[int]) -> int:
-    """The most 胡息 that 一二三/二七十 sets of the free cards (no 坎) can hold.
+def _huxi_bound(one: int, two: int, three: int, seven: int, ten: int, value: int) -> int:
+    """The most 胡息 that 一二三/二七十 sets of one size's free cards can hold.
 
-    With a table's 胡息 and :data:`_BEST_GAIN` this bounds every win the hand can
-    make with one more card, so most hands far from 15 胡息 skip the full search.
+    With the 坎 and table 胡息 and :data:`_BEST_GAIN` this bounds every win a hand
+    can make with one more card, so most hands far from 15 胡息 skip the search.
+    Counts of 3 or more are 坎, which stay whole, so they count as 0 here.
     """
-    b = 0
-    for base, value in ((0, 3), (10, 6)):
-        one, two, three, seven, ten = h[base], h[base + 1], h[base + 2], h[base + 6], h[base + 9]
-        one = one if one < 3 else 0
-        two = two if two < 3 else 0
-        three = three if three < 3 else 0
-        seven = seven if seven < 3 else 0
-        ten = ten if ten < 3 else 0
-        # n123 + min(two - n123, min(seven, ten)) is largest at this closed form.
-        sets = min(two, min(one, two, three) + min(seven, ten))
-        b += sets * value
-    return b
+    one, two, three, seven, ten = (c if c < 3 else 0 for c in (one, two, three, seven, ten))
+    # n123 + min(two - n123, min(seven, ten)) is largest at this closed form.
+    return min(two, min(one, two, three) + min(seven, ten)) * value
+
+
+# The bound by the counts of 一二三七十 of each size (read with _BOUND_FACES).
+_BOUND_SMALL = {c: _huxi_bound(*c, 3) for c in itertools.product(range(5), repeat=5)}
+_BOUND_BIG = {c: _huxi_bound(*c, 6) for c in _BOUND_SMALL}
+_SMALL_FACES = operator.itemgetter(0, 1, 2, 6, 9)
+_BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
+# bytes.translate maps that turn a hand's counts into a face bit mask via int(_, 2).
+_FREE_CH = bytes(49 if 0 < c < 3 else 48 for c in range(256))
+_SINGLE_CH = bytes(49 if c == 1 else 48 for c in range(256))
+_PAIR_CH = bytes(49 if c == 2 else 48 for c in range(256))
 
 
 # For each face x: (shape, its faces, the hand cards a 吃 of that shape needs).
@@ -389,44 +428,43 @@ class State:
         return inf
 
     def _compute_info(self, seat: int) -> tuple[int, int, int, int, int, int]:
-        """The uncached :meth:`_info`."""
-        h = self.hands[seat]
-        mask = singles = 0
-        t = 0
-        huxi = 0  # 坎 and table groups
-        for f in range(NUM_FACES):
-            c = h[f]
-            if c:
-                t += c
-                if c < 3:
-                    mask |= 1 << f
-                    if c == 1:
-                        singles |= 1 << f
-                else:
-                    huxi += 6 if f >= 10 else 3
+        """The uncached :meth:`_info` (hands hold at most 3 of a face after the deal)."""
+        b = bytes(self.hands[seat])
+        # Bit f of the reversed string of '0'/'1' is face f.
+        mask = int(b.translate(_FREE_CH)[::-1], 2)
+        t = sum(b)
+        huxi = 3 * b.count(3, 0, 10) + 6 * b.count(3, 10)  # 坎
         k = wei = peng = 0
         for tg in self.tables[seat]:
             g = tg.group
             huxi += g.huxi
             n = len(g.faces)
             t += n
-            k += n == 4
-            if g.kind is _T.PENG:
+            if n == 4:
+                k += 1
+            elif g.kind is _T.PENG:
                 peng |= 1 << g.faces[0]
             elif g.kind is _T.WEI or g.kind is _T.CHOUWEI:
                 wei |= 1 << g.faces[0]
-        # A free single related to no other free card can only be saved by the
-        # winning card itself: two such cards and no card wins at all (§10).
-        wins = _ALL_FACES
-        f = 0
-        while singles:
-            if singles & 1 and not mask & _REL_OTHERS[f]:
-                wins = _REL[f] if wins == _ALL_FACES else 0
-                if not wins:
-                    break
-            singles >>= 1
-            f += 1
-        if wins and huxi + _huxi_bound(h) + _BEST_GAIN < self._min_huxi():
+        # A free single with no group among the other free cards can only be saved
+        # by the winning card itself, so the card joins it (and every such single)
+        # in one group: three such singles and no card wins at all (§10).
+        singles = int(b.translate(_SINGLE_CH)[::-1], 2)
+        stranded = singles & ~_grouped_singles(mask, int(b.translate(_PAIR_CH)[::-1], 2))
+        if not stranded:
+            wins = _ALL_FACES
+        else:
+            low = stranded & -stranded
+            wins = _REL[low.bit_length() - 1]
+            stranded ^= low
+            if stranded:
+                low = stranded & -stranded
+                wins = 0 if stranded ^ low else wins & _REL[low.bit_length() - 1]
+        if (
+            wins
+            and huxi + _BOUND_SMALL[_SMALL_FACES(b)] + _BOUND_BIG[_BIG_FACES(b)] + _BEST_GAIN
+            < self._min_huxi()
+        ):
             wins = 0
         return (t, k, mask, wins, wei, peng)
 
