@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
@@ -71,8 +71,9 @@ _ALL_FACES = (1 << NUM_FACES) - 1
 _REL_OTHERS = [_REL[f] & ~(1 << f) for f in range(NUM_FACES)]
 
 
-def _faces_where(pred: object) -> int:
-    return sum(1 << f for f in range(NUM_FACES) if pred(f % 10))  # type: ignore[operator]
+def _faces_where(pred: Callable[[int], bool]) -> int:
+    """The faces (as a bit mask) whose number 0–9 satisfies ``pred``."""
+    return sum(1 << f for f in range(NUM_FACES) if pred(f % 10))
 
 
 # Faces that can be the third, middle or first card of a run; the 二七十 faces.
@@ -107,21 +108,21 @@ def _grouped_singles(free: int, pairs: int) -> int:
 _BEST_GAIN = 6
 
 
-def _huxi_bound(one: int, two: int, three: int, seven: int, ten: int, value: int) -> int:
+def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
     """The most 胡息 that 一二三/二七十 sets of one size's free cards can hold.
 
     With the 坎 and table 胡息 and :data:`_BEST_GAIN` this bounds every win a hand
     can make with one more card, so most hands far from 15 胡息 skip the search.
     Counts of 3 or more are 坎, which stay whole, so they count as 0 here.
     """
-    one, two, three, seven, ten = (c if c < 3 else 0 for c in (one, two, three, seven, ten))
+    one, two, three, seven, ten = (c if c < 3 else 0 for c in counts)
     # n123 + min(two - n123, min(seven, ten)) is largest at this closed form.
     return min(two, min(one, two, three) + min(seven, ten)) * value
 
 
-# The bound by the counts of 一二三七十 of each size (read with _BOUND_FACES).
-_BOUND_SMALL = {c: _huxi_bound(*c, 3) for c in itertools.product(range(5), repeat=5)}
-_BOUND_BIG = {c: _huxi_bound(*c, 6) for c in _BOUND_SMALL}
+# The bound by the counts of 一二三七十 of each size (read with _SMALL_FACES/_BIG_FACES).
+_BOUND_SMALL = {c: _huxi_bound(c, 3) for c in itertools.product(range(5), repeat=5)}
+_BOUND_BIG = {c: _huxi_bound(c, 6) for c in _BOUND_SMALL}
 _SMALL_FACES = operator.itemgetter(0, 1, 2, 6, 9)
 _BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
 # bytes.translate maps that turn a hand's counts into a face bit mask via int(_, 2).
