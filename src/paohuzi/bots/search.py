@@ -21,7 +21,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from ..core.actions import HU_ID, PASS_ID, PENG_ID, Action
+from ..core.actions import HU_ID, PASS_ID, Action
 from ..core.cards import COPIES, NUM_FACES
 from ..core.engine import Deal, Phase, State, TableGroup, Window
 from ..core.groups import Group, GroupKind
@@ -221,6 +221,7 @@ def _build_state(
     st.win_card = -1
     st.balances_at_start = view.balances
     st.info = [None, None, None]
+    st.tinfo = [None, None, None]
     if view.phase is Phase.CLAIM:
         x = view.offer
         src = view.offer_source
@@ -237,15 +238,7 @@ def _open_discard_window(st: State, p: int, x: int) -> None:
     order = ((p + 1) % 3, (p + 2) % 3)
     options: dict[int, list[int]] = {}
     chi: dict[int, dict[int, Action]] = {}
-    for s in order:
-        if st._can_peng(s, x):
-            options[s] = [PENG_ID]
-    s = order[0]
-    if not st.dead[s] and not (st.chou_chi[s] >> x) & 1:
-        c = st._chi_options(s, x)
-        if c:
-            chi[s] = c
-            options.setdefault(s, []).extend(sorted(c))
+    st._claims(x, order, order[:1], options, chi)
     st.phase = Phase.CLAIM
     st.window = Window(
         x,

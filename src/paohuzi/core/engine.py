@@ -20,7 +20,6 @@ from functools import cache
 from .actions import (
     CHI_BASE,
     HU_ID,
-    NO_SHAPE,
     NUM_ACTIONS,
     PASS_ID,
     PENG_ID,
@@ -51,6 +50,12 @@ __all__ = [
 _QUADS = (GroupKind.TI, GroupKind.PAO)
 _T = GroupKind
 
+
+# A seat's cached facts (see State._info).
+_Info = tuple[int, int, int, int, int, int, bytes, int]
+# Cached facts of a seat's table: cards, 提/跑 count, 胡息, 偎 faces, 碰 faces.
+_TableInfo = tuple[int, int, int, int, int]
+_NO_CHI: dict[int, Action] = {}
 
 # Pre-built same-face groups: _SAME[kind][face].
 _SAME: dict[GroupKind, tuple[Group, ...]] = {
@@ -129,6 +134,8 @@ _BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
 _FREE_CH = bytes(49 if 0 < c < 3 else 48 for c in range(256))
 _SINGLE_CH = bytes(49 if c == 1 else 48 for c in range(256))
 _PAIR_CH = bytes(49 if c == 2 else 48 for c in range(256))
+# Legal discards by a hand's _FREE_CH string.
+_discards: dict[bytes, tuple[int, ...]] = {}
 
 
 # For each face x: (shape, its faces, the hand cards a 吃 of that shape needs).
@@ -148,6 +155,57 @@ _NEED_MASKS = [tuple(sum(1 << f for f in set(need)) for _s, _g, need in lst) for
 @cache
 def _chi_action(aid: int, x: int) -> Action:
     return Action.from_id(aid, x)
+
+
+# The related faces of x, read from a hand's bytes: what its 吃 options depend on.
+_REL_GET = [
+    operator.itemgetter(*[f for f in range(NUM_FACES) if (_REL[x] >> f) & 1])
+    for x in range(NUM_FACES)
+]
+_REL_FACES = [[f for f in range(NUM_FACES) if (_REL[x] >> f) & 1] for x in range(NUM_FACES)]
+# 吃 options by card and related counts: ({id: action} in id order, most cards used).
+_ChiTable = tuple[dict[int, Action], int]
+_chi_memo: list[dict[tuple[int, ...], _ChiTable]] = [{} for _ in range(NUM_FACES)]
+_CHI_MEMO_LIMIT = 50_000
+
+
+def _chi_table(x: int, related: tuple[int, ...]) -> _ChiTable:
+    """Every complete 吃 + 比 option on ``x`` of a hand (§7), by the free counts of
+    the faces related to x (a 坎 is not free), with the most hand cards one uses."""
+    free = [0] * NUM_FACES
+    for f, c in zip(_REL_FACES[x], related, strict=True):
+        free[f] = c if c < 3 else 0
+    shapes = _SHAPES[x]
+    found: dict[int, int] = {}  # id -> hand cards used
+    for s0, _g0, need in shapes:
+        f1 = free[:]
+        for f in need:
+            f1[f] -= 1
+        if min(f1) < 0:
+            continue
+        if f1[x] == 0:
+            found[chi_id(s0)] = 2
+            continue
+        # Every copy of x left in hand must be matched in a 比 group (one or two).
+        for b1, gb, _n in shapes:
+            f2 = f1[:]
+            for f in gb:
+                f2[f] -= 1
+            if min(f2) < 0:
+                continue
+            if f2[x] == 0:
+                found[chi_id(s0, b1)] = 5
+                continue
+            for b2, gc, _n2 in shapes:
+                if b2 < b1 or b2 == 4:
+                    continue
+                f3 = f2[:]
+                for f in gc:
+                    f3[f] -= 1
+                if min(f3) >= 0 and f3[x] == 0:
+                    found[chi_id(s0, b1, b2)] = 8
+    out = {aid: _chi_action(aid, x) for aid in sorted(found)}
+    return out, max(found.values(), default=0)
 
 
 class Phase(Enum):
@@ -304,6 +362,7 @@ class State:
         "seed",
         "stock",
         "tables",
+        "tinfo",
         "turn",
         "version",
         "win_card",
@@ -331,7 +390,8 @@ class State:
     result: RoundResult | None
     draws: int
     balances_at_start: tuple[int, int, int]
-    info: list[tuple[int, int, int, int, int, int] | None]  # per seat, see _info
+    info: list[_Info | None]  # per seat, see _info
+    tinfo: list[_TableInfo | None]  # per seat, see _table_info
     win_card: int  # the winning card when it was not yet in the winner's groups, else -1
 
     # ------------------------------------------------------------------ setup
@@ -363,6 +423,7 @@ class State:
         s.win_card = self.win_card
         s.balances_at_start = self.balances_at_start
         s.info = self.info[:]
+        s.tinfo = self.tinfo[:]
         return s
 
     # ------------------------------------------------------------ inspection
@@ -395,7 +456,12 @@ class State:
             if seat != self.turn:
                 return ()
             h = self.hands[seat]
-            ids = tuple(f for f in range(NUM_FACES) if 0 < h[f] < 3)
+            key = bytes(h).translate(_FREE_CH)
+            ids = _discards.get(key)
+            if ids is None:
+                if len(_discards) >= 100_000:
+                    _discards.clear()
+                ids = _discards[key] = tuple(f for f in range(NUM_FACES) if key[f] == 49)
             if not ids:  # only with dead_hand off: a 坎 must be broken
                 ids = tuple(f for f in range(NUM_FACES) if h[f])
             return ids
@@ -420,7 +486,7 @@ class State:
     def table_groups(self, seat: int) -> tuple[Group, ...]:
         return tuple(t.group for t in self.tables[seat])
 
-    def _info(self, seat: int) -> tuple[int, int, int, int, int, int]:
+    def _info(self, seat: int) -> _Info:
         """(T, k, free mask, faces that might win, table 偎 faces, table 碰 faces)
         of a seat, cached until its hand or table changes."""
         inf = self.info[seat]
@@ -428,30 +494,25 @@ class State:
             inf = self.info[seat] = self._compute_info(seat)
         return inf
 
-    def _compute_info(self, seat: int) -> tuple[int, int, int, int, int, int]:
+    def _compute_info(self, seat: int) -> _Info:
         """The uncached :meth:`_info` (hands hold at most 3 of a face after the deal)."""
         b = bytes(self.hands[seat])
         # Bit f of the reversed string of '0'/'1' is face f.
-        mask = int(b.translate(_FREE_CH)[::-1], 2)
+        singles = int(b.translate(_SINGLE_CH)[::-1], 2)
+        pairs = int(b.translate(_PAIR_CH)[::-1], 2)
+        mask = singles | pairs
         t = sum(b)
-        huxi = 3 * b.count(3, 0, 10) + 6 * b.count(3, 10)  # 坎
-        k = wei = peng = 0
-        for tg in self.tables[seat]:
-            g = tg.group
-            huxi += g.huxi
-            n = len(g.faces)
-            t += n
-            if n == 4:
-                k += 1
-            elif g.kind is _T.PENG:
-                peng |= 1 << g.faces[0]
-            elif g.kind is _T.WEI or g.kind is _T.CHOUWEI:
-                wei |= 1 << g.faces[0]
+        kans_small = b.count(3, 0, 10)
+        kans_big = b.count(3, 10)
+        huxi = 3 * kans_small + 6 * kans_big
+        n_free = t - 3 * (kans_small + kans_big)
+        tn, k, thuxi, wei, peng = self.tinfo[seat] or self._table_info(seat)
+        t += tn
+        huxi += thuxi
         # A free single with no group among the other free cards can only be saved
         # by the winning card itself, so the card joins it (and every such single)
         # in one group: three such singles and no card wins at all (§10).
-        singles = int(b.translate(_SINGLE_CH)[::-1], 2)
-        stranded = singles & ~_grouped_singles(mask, int(b.translate(_PAIR_CH)[::-1], 2))
+        stranded = singles & ~_grouped_singles(mask, pairs)
         if not stranded:
             wins = _ALL_FACES
         else:
@@ -467,7 +528,24 @@ class State:
             < self._min_huxi()
         ):
             wins = 0
-        return (t, k, mask, wins, wei, peng)
+        return (t, k, mask, wins, wei, peng, b, n_free)
+
+    def _table_info(self, seat: int) -> _TableInfo:
+        """(cards, 提/跑, 胡息, 偎 faces, 碰 faces) of a seat's table, cached until it changes."""
+        n = k = huxi = wei = peng = 0
+        for tg in self.tables[seat]:
+            g = tg.group
+            huxi += g.huxi
+            c = len(g.faces)
+            n += c
+            if c == 4:
+                k += 1
+            elif g.kind is _T.PENG:
+                peng |= 1 << g.faces[0]
+            elif g.kind is _T.WEI or g.kind is _T.CHOUWEI:
+                wei |= 1 << g.faces[0]
+        ti = self.tinfo[seat] = (n, k, huxi, wei, peng)
+        return ti
 
     def _min_huxi(self) -> int:
         return min(self.rules.min_huxi, self.rules.min_huxi_with_mingtang)
@@ -482,8 +560,12 @@ class State:
 
     def owes_discard(self, seat: int) -> bool:
         """§9 (八块): discard exactly when T = W(k)."""
-        inf = self.info[seat] or self._info(seat)
-        return inf[0] == complete_size(inf[1])
+        inf = self.info[seat]
+        if inf is not None:
+            return inf[0] == complete_size(inf[1])
+        # Cheaper than the full seat info, which the seat's next discard would drop.
+        ti = self.tinfo[seat] or self._table_info(seat)
+        return sum(self.hands[seat]) + ti[0] == complete_size(ti[1])
 
     def card_counts(self) -> list[int]:
         """Every card accounted for, by face: hands, tables, piles, stock, card on offer."""
@@ -582,7 +664,7 @@ class State:
 
     def _free_left(self, hand: Sequence[int]) -> bool:
         """Does the hand hold a card that may be discarded (anything but a 坎)?"""
-        return any(0 < c < 3 for c in hand)
+        return 1 in hand or 2 in hand
 
     def _claim_keeps_discard(self, seat: int, hand_after: Sequence[int], gained: int) -> bool:
         """§7 ruling: a 吃/碰 may not leave the player owing a discard with only 坎 cards."""
@@ -594,7 +676,7 @@ class State:
     def _win(self, seat: int, x: int, self_drawn: bool, last: bool) -> WinResult | None:
         if self.dead[seat]:
             return None
-        n, k, free, wins, wei, peng = self.info[seat] or self._info(seat)
+        n, k, free, wins, wei, peng, _b, _nf = self.info[seat] or self._info(seat)
         n += 1
         if not (wins >> x) & 1 or (n != complete_size(k) and n != complete_size(k + 1)):
             return None
@@ -606,68 +688,28 @@ class State:
         )
 
     def _chi_options(self, seat: int, x: int) -> dict[int, Action]:
-        """Every complete 吃 + 比 option of ``seat`` on ``x`` (§7)."""
-        h = self.hands[seat]
-        out: dict[int, Action] = {}
-        shapes = _SHAPES[x]
-        mask = (self.info[seat] or self._info(seat))[2]
+        """Every complete 吃 + 比 option of ``seat`` on ``x`` (§7), in id order.
+
+        The dict may be shared between calls: do not change it.
+        """
+        inf = self.info[seat] or self._info(seat)
+        mask = inf[2]
         for m in _NEED_MASKS[x]:
             if m & mask == m:
                 break
         else:
-            return out
-        inf = self.info[seat] or self._info(seat)
-        owes = inf[0] + 1 == complete_size(inf[1])
-        if not h[x]:
-            # No copy of x in hand, so no 比: each shape whose two cards are free is an option.
-            spare = sum(c for c in h if c < 3) - 2 if owes else 1
-            for s0, _g0, need in shapes:
-                a, b = need
-                ca, cb = h[a], h[b]
-                if 0 < ca < 3 and 0 < cb < 3 and (a != b or ca == 2) and spare > 0:
-                    aid = chi_id(s0)
-                    out[aid] = _chi_action(aid, x)
-            return out
-        free = [c if c < 3 else 0 for c in h]
-        for s0, _g0, need in shapes:
-            f1 = free[:]
-            ok = True
-            for f in need:
-                f1[f] -= 1
-                if f1[f] < 0:
-                    ok = False
-            if not ok:
-                continue
-            r = f1[x]
-            combos: list[tuple[int, int, list[int]]] = []
-            if r == 0:
-                combos.append((NO_SHAPE, NO_SHAPE, f1))
-            else:
-                for b1, gb, _n in shapes:
-                    f2 = f1[:]
-                    for f in gb:
-                        f2[f] -= 1
-                    if min(f2) < 0:
-                        continue
-                    if f2[x] == 0:
-                        combos.append((b1, NO_SHAPE, f2))
-                        continue
-                    for b2, gc, _n2 in shapes:
-                        if b2 < b1 or b2 == 4:
-                            continue
-                        f3 = f2[:]
-                        for f in gc:
-                            f3[f] -= 1
-                        if min(f3) < 0 or f3[x] != 0:
-                            continue
-                        combos.append((b1, b2, f3))
-            for b1, b2, rest in combos:
-                # §7 ruling: owing a discard afterwards needs a card besides the 坎.
-                if owes and not any(rest):
-                    continue
-                aid = chi_id(s0, b1, b2)
-                if aid not in out:
-                    out[aid] = _chi_action(aid, x)
+            return _NO_CHI
+        related = _REL_GET[x](inf[6])
+        memo = _chi_memo[x]
+        hit = memo.get(related)
+        if hit is None:
+            if len(memo) >= _CHI_MEMO_LIMIT:
+                memo.clear()
+            hit = memo[related] = _chi_table(x, related)
+        out, most = hit
+        # §7 ruling: owing a discard afterwards needs a card besides the 坎.
+        if most >= inf[7] and inf[0] + 1 == complete_size(inf[1]):
+            out = {aid: a for aid, a in out.items() if 3 * len(a.groups) - 1 < inf[7]}
         return out
 
     def _can_peng(self, seat: int, x: int) -> bool:
@@ -700,7 +742,7 @@ class State:
                     h[f] = 0
                     g = _SAME[_T.TI][f]
                     self.tables[s].append(TableGroup(g, hidden=True))
-                    self.info[s] = None
+                    self.info[s] = self.tinfo[s] = None
                     self._emit(
                         Event(EventKind.TI, s, face=f, groups=(g,), detail="dealt", hidden=True)
                     )
@@ -765,14 +807,14 @@ class State:
         tables = self.tables
         # Step 1: the drawer's forced 提 / 偎.
         wei_idx = -1
-        if ((self.info[d] or self._info(d))[4] >> x) & 1:
+        if ((self.tinfo[d] or self._table_info(d))[3] >> x) & 1:
             for i, t in enumerate(tables[d]):
                 if t.group.faces[0] == x and t.group.kind in (_T.WEI, _T.CHOUWEI):
                     wei_idx = i
                     break
         if h[x] >= 2 or wei_idx >= 0:
             res = self._win(d, x, True, last)
-            self.info[d] = None
+            self.info[d] = self.tinfo[d] = None
             if h[x] == 3 or wei_idx >= 0:
                 g = _SAME[_T.TI][x]
                 self._emit(Event(EventKind.DRAW, d, face=x))
@@ -827,8 +869,8 @@ class State:
         pao = -1
         bit = 1 << x
         for s in order:
-            inf = self.info[s] or self._info(s)
-            if inf[5] & bit or (s != d and (self.hands[s][x] == 3 or inf[4] & bit)):
+            ti = self.tinfo[s] or self._table_info(s)
+            if ti[4] & bit or (s != d and (self.hands[s][x] == 3 or ti[3] & bit)):
                 pao = s
                 break
         options: dict[int, list[int]] = {s: [HU_ID] for s in hu}
@@ -875,7 +917,7 @@ class State:
                 c = self._chi_options(s, x)
                 if c:
                     chi[s] = c
-                    options.setdefault(s, []).extend(sorted(c))
+                    options.setdefault(s, []).extend(c)
 
     def _discard(self, p: int, x: int) -> None:
         self.hands[p][x] -= 1
@@ -886,7 +928,7 @@ class State:
         order = ((p + 1) % 3, (p + 2) % 3)
         # Step 1: forced 跑 from a 坎 or a table 偎 (never a table 碰, §6).
         for s in order:
-            if self.hands[s][x] == 3 or ((self.info[s] or self._info(s))[4] >> x) & 1:
+            if self.hands[s][x] == 3 or ((self.tinfo[s] or self._table_info(s))[3] >> x) & 1:
                 self._pao(s, x, p, False)
                 return
         options: dict[int, list[int]] = {}
@@ -913,7 +955,7 @@ class State:
     def _pao(self, s: int, x: int, source: int, from_draw: bool) -> None:
         """Forced 跑 (§5 step 3, §6 step 1): 坎, 偎 or (drawn card only) 碰 plus the card."""
         g = _SAME[_T.PAO][x]
-        self.info[s] = None
+        self.info[s] = self.tinfo[s] = None
         if self.hands[s][x] == 3:
             self.hands[s][x] = 0
             self.tables[s].append(TableGroup(g))
@@ -984,7 +1026,7 @@ class State:
             return
         if aid == PENG_ID:
             self.hands[seat][x] -= 2
-            self.info[seat] = None
+            self.info[seat] = self.tinfo[seat] = None
             g = _SAME[_T.PENG][x]
             self.tables[seat].append(TableGroup(g))
             self._emit(Event(EventKind.PENG, seat, face=x, groups=(g,), source=w.source))
@@ -993,7 +1035,7 @@ class State:
         if aid >= CHI_BASE:
             act = w.chi[seat][aid]
             h = self.hands[seat]
-            self.info[seat] = None
+            self.info[seat] = self.tinfo[seat] = None
             for f in act.hand_cards():
                 h[f] -= 1
             self.tables[seat].extend(TableGroup(g) for g in act.groups)
@@ -1098,6 +1140,7 @@ def new_game(
     s.win_card = -1
     s.balances_at_start = s.balances
     s.info = [None, None, None]
+    s.tinfo = [None, None, None]
     s._start()
     return s
 

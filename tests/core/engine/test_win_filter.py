@@ -29,7 +29,7 @@ def _check_all(state: State, seats: range = range(3)) -> int:
     for s in seats:
         if state.dead[s]:
             continue
-        state.info[s] = None
+        state.info[s] = state.tinfo[s] = None
         for x in range(NUM_FACES):
             if state.hands[s][x] + sum(g.faces.count(x) for g in state.table_groups(s)) >= 4:
                 continue
