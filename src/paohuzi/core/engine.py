@@ -134,8 +134,11 @@ _BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
 _FREE_CH = bytes(49 if 0 < c < 3 else 48 for c in range(256))
 _SINGLE_CH = bytes(49 if c == 1 else 48 for c in range(256))
 _PAIR_CH = bytes(49 if c == 2 else 48 for c in range(256))
-# Legal discards by a hand's _FREE_CH string.
-_discards: dict[bytes, tuple[int, ...]] = {}
+# Legal discards by the _FREE_CH string of a hand's small and big halves.
+_DISCARDS_SMALL = {
+    bytes(p): tuple(f for f in range(10) if p[f] == 49) for p in itertools.product(b"01", repeat=10)
+}
+_DISCARDS_BIG = {k: tuple(f + 10 for f in v) for k, v in _DISCARDS_SMALL.items()}
 
 
 # For each face x: (shape, its faces, the hand cards a 吃 of that shape needs).
@@ -177,6 +180,11 @@ def _chi_table(x: int, related: tuple[int, ...]) -> _ChiTable:
         free[f] = c if c < 3 else 0
     shapes = _SHAPES[x]
     found: dict[int, int] = {}  # id -> hand cards used
+    if not free[x]:  # no copy of x in hand, so no 比: each shape whose two cards are free
+        for s0, _g0, (a, b) in shapes:
+            if free[a] >= 2 if a == b else free[a] and free[b]:
+                found[chi_id(s0)] = 2
+        return {aid: _chi_action(aid, x) for aid in sorted(found)}, 2 if found else 0
     for s0, _g0, need in shapes:
         f1 = free[:]
         for f in need:
@@ -239,6 +247,17 @@ class Deal:
             bad = [f"{glyph(f)}×{c}" for f, c in enumerate(counts) if c != COPIES]
             raise RecordError(f"a deal must use all 80 cards once: {' '.join(bad)}")
 
+    @classmethod
+    def _unchecked(
+        cls, dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]
+    ) -> Deal:
+        """A deal known to be well formed (a shuffled full deck), without the checks."""
+        d = object.__new__(cls)
+        object.__setattr__(d, "dealer", dealer)
+        object.__setattr__(d, "hands", hands)
+        object.__setattr__(d, "stock", stock)
+        return d
+
     @property
     def liangzhang(self) -> int:
         """亮张: the dealer's 21st card, shown to everyone (§3)."""
@@ -268,7 +287,9 @@ class Deal:
 
 def random_deal(seed: int, dealer: int) -> Deal:
     """Shuffle all 80 cards with ``random.Random(seed)`` and deal them."""
-    deck = list(full_deck())
+    if dealer not in (0, 1, 2):
+        raise RecordError(f"dealer must be seat 0, 1 or 2, got {dealer!r}")
+    deck = list(_DECK)
     random.Random(seed).shuffle(deck)
     hands: list[tuple[int, ...]] = []
     pos = 0
@@ -276,7 +297,10 @@ def random_deal(seed: int, dealer: int) -> Deal:
         n = 21 if s == dealer else 20
         hands.append(tuple(deck[pos : pos + n]))
         pos += n
-    return Deal(dealer, (hands[0], hands[1], hands[2]), tuple(deck[pos:]))
+    return Deal._unchecked(dealer, (hands[0], hands[1], hands[2]), tuple(deck[pos:]))
+
+
+_DECK = tuple(full_deck())
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,6 +471,8 @@ class State:
         if self.phase is Phase.CLAIM:
             w = self.window
             assert w is not None
+            if not w.answers and len(w.options) == 1:
+                return tuple(w.options)
             return tuple(s for s in w.order if s in w.options and s not in w.answers)
         return ()
 
@@ -457,11 +483,7 @@ class State:
                 return ()
             h = self.hands[seat]
             key = bytes(h).translate(_FREE_CH)
-            ids = _discards.get(key)
-            if ids is None:
-                if len(_discards) >= 100_000:
-                    _discards.clear()
-                ids = _discards[key] = tuple(f for f in range(NUM_FACES) if key[f] == 49)
+            ids = _DISCARDS_SMALL[key[:10]] + _DISCARDS_BIG[key[10:]]
             if not ids:  # only with dead_hand off: a 坎 must be broken
                 ids = tuple(f for f in range(NUM_FACES) if h[f])
             return ids
@@ -737,6 +759,8 @@ class State:
         for i in range(3):
             s = (d.dealer + i) % 3
             h = self.hands[s]
+            if 4 not in h:
+                continue
             for f in range(NUM_FACES):
                 if h[f] == 4:
                     h[f] = 0
@@ -1006,12 +1030,12 @@ class State:
         if no_higher:
             for s, ids in w.options.items():
                 took = w.answers.get(s)
-                if PENG_ID in ids and took != PENG_ID and rank > 4:
+                if rank > 4 and took != PENG_ID and PENG_ID in ids:
                     self.chou_peng[s] |= 1 << x
                     self._emit(Event(EventKind.CHOU, s, face=x, detail="peng", private=True))
                 if (
-                    any(a >= CHI_BASE for a in ids)
-                    and not (took is not None and took >= CHI_BASE)
+                    s in w.chi
+                    and (took is None or took < CHI_BASE)
                     and rank > _rank(w, s, CHI_BASE)
                 ):
                     self.chou_chi[s] |= 1 << x
