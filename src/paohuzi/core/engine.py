@@ -52,7 +52,7 @@ _T = GroupKind
 
 
 # A seat's cached facts (see State._info).
-_Info = tuple[int, int, int, int, int, int, bytes, int]
+_Info = tuple[int, int, int, int, int, int, bytes, int, int]
 # Cached facts of a seat's table: cards, 提/跑 count, 胡息, 偎 faces, 碰 faces.
 _TableInfo = tuple[int, int, int, int, int]
 _NO_CHI: dict[int, Action] = {}
@@ -134,6 +134,7 @@ _BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
 _FREE_CH = bytes(49 if 0 < c < 3 else 48 for c in range(256))
 _SINGLE_CH = bytes(49 if c == 1 else 48 for c in range(256))
 _PAIR_CH = bytes(49 if c == 2 else 48 for c in range(256))
+_FREE_COUNT = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 # Legal discards by the _FREE_CH string of a hand's small and big halves.
 _DISCARDS_SMALL = {
     bytes(p): tuple(f for f in range(10) if p[f] == 49) for p in itertools.product(b"01", repeat=10)
@@ -169,15 +170,20 @@ _REL_FACES = [[f for f in range(NUM_FACES) if (_REL[x] >> f) & 1] for x in range
 # 吃 options by card and related counts: ({id: action} in id order, most cards used).
 _ChiTable = tuple[dict[int, Action], int]
 _chi_memo: list[dict[tuple[int, ...], _ChiTable]] = [{} for _ in range(NUM_FACES)]
+# Without a copy of x in hand only the faces its shapes need matter: which are free,
+# and whether the other size's face (shape 大小三搭 x X X) is a pair. Small and bounded.
+_NEED_UNION = [
+    sum(1 << f for f in {f for _s, _g, need in _SHAPES[x] for f in need})
+    for x in range(NUM_FACES)
+]
+_OTHER_BIT = [1 << (x + 10 if x < 10 else x - 10) for x in range(NUM_FACES)]
+_chi_plain: list[dict[int, _ChiTable]] = [{} for _ in range(NUM_FACES)]
 _CHI_MEMO_LIMIT = 50_000
 
 
-def _chi_table(x: int, related: tuple[int, ...]) -> _ChiTable:
-    """Every complete 吃 + 比 option on ``x`` of a hand (§7), by the free counts of
-    the faces related to x (a 坎 is not free), with the most hand cards one uses."""
-    free = [0] * NUM_FACES
-    for f, c in zip(_REL_FACES[x], related, strict=True):
-        free[f] = c if c < 3 else 0
+def _chi_table(x: int, free: list[int]) -> _ChiTable:
+    """Every complete 吃 + 比 option on ``x`` (§7) of a hand's free counts (a 坎 is
+    not free), with the most hand cards one of them uses."""
     shapes = _SHAPES[x]
     found: dict[int, int] = {}  # id -> hand cards used
     if not free[x]:  # no copy of x in hand, so no 比: each shape whose two cards are free
@@ -550,7 +556,7 @@ class State:
             < self._min_huxi()
         ):
             wins = 0
-        return (t, k, mask, wins, wei, peng, b, n_free)
+        return (t, k, mask, wins, wei, peng, b.translate(_FREE_COUNT), n_free, pairs)
 
     def _table_info(self, seat: int) -> _TableInfo:
         """(cards, 提/跑, 胡息, 偎 faces, 碰 faces) of a seat's table, cached until it changes."""
@@ -698,7 +704,7 @@ class State:
     def _win(self, seat: int, x: int, self_drawn: bool, last: bool) -> WinResult | None:
         if self.dead[seat]:
             return None
-        n, k, free, wins, wei, peng, _b, _nf = self.info[seat] or self._info(seat)
+        n, k, free, wins, wei, peng, _fb, _nf, _pairs = self.info[seat] or self._info(seat)
         n += 1
         if not (wins >> x) & 1 or (n != complete_size(k) and n != complete_size(k + 1)):
             return None
@@ -721,13 +727,23 @@ class State:
                 break
         else:
             return _NO_CHI
-        related = _REL_GET[x](inf[6])
-        memo = _chi_memo[x]
-        hit = memo.get(related)
-        if hit is None:
-            if len(memo) >= _CHI_MEMO_LIMIT:
-                memo.clear()
-            hit = memo[related] = _chi_table(x, related)
+        if not inf[6][x]:  # no copy of x in hand (the common case): no 比
+            key = mask & _NEED_UNION[x] | (inf[8] & _OTHER_BIT[x]) << NUM_FACES
+            hit = _chi_plain[x].get(key)
+            if hit is None:
+                free = [((key >> f) & 1) + ((key >> (f + NUM_FACES)) & 1) for f in range(NUM_FACES)]
+                hit = _chi_plain[x][key] = _chi_table(x, free)
+        else:
+            related = _REL_GET[x](inf[6])
+            memo = _chi_memo[x]
+            hit = memo.get(related)
+            if hit is None:
+                if len(memo) >= _CHI_MEMO_LIMIT:
+                    memo.clear()
+                free = [0] * NUM_FACES
+                for f, c in zip(_REL_FACES[x], related, strict=True):
+                    free[f] = c
+                hit = memo[related] = _chi_table(x, free)
         out, most = hit
         # §7 ruling: owing a discard afterwards needs a card besides the 坎.
         if most >= inf[7] and inf[0] + 1 == complete_size(inf[1]):
