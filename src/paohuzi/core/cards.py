@@ -186,7 +186,10 @@ def counts_of(faces: Iterable[int]) -> list[int]:
 
 def faces_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
     """The sorted faces of a count vector."""
-    return tuple(f for f in range(NUM_FACES) for _ in range(counts[f]))
+    return tuple(b"".join([_FACE_BYTE[f] * c for f, c in enumerate(counts)]))
+
+
+_FACE_BYTE = [bytes((f,)) for f in range(NUM_FACES)]
 
 
 def full_deck() -> tuple[int, ...]:

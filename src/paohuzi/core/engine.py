@@ -28,7 +28,16 @@ from .actions import (
     parse_action,
     shape_faces,
 )
-from .cards import COPIES, DECK_SIZE, NUM_FACES, counts_of, format_faces, full_deck, glyph
+from .cards import (
+    COPIES,
+    DECK_SIZE,
+    NUM_FACES,
+    counts_of,
+    faces_of_counts,
+    format_faces,
+    full_deck,
+    glyph,
+)
 from .errors import IllegalActionError, RecordError
 from .events import Event, EventKind
 from .groups import Group, GroupKind
@@ -901,10 +910,13 @@ class State:
         order = (d, (d + 1) % 3, (d + 2) % 3)
         # Step 2: 胡.
         hu: dict[int, WinResult] = {}
+        info = self.info
         for s in order:
-            r = self._win(s, x, s == d, last)
-            if r is not None:
-                hu[s] = r
+            # The cached candidate mask first: most seats are rejected without a call.
+            if ((info[s] or self._info(s))[3] >> x) & 1:
+                r = self._win(s, x, s == d, last)
+                if r is not None:
+                    hu[s] = r
         # Step 3: forced 跑.
         pao = -1
         bit = 1 << x
@@ -949,8 +961,9 @@ class State:
         chi: dict[int, dict[int, Action]],
     ) -> None:
         """Add the optional 碰 and 吃 claims on ``x`` (§5 steps 4–5, §6 steps 2–3)."""
+        hands = self.hands
         for s in peng_seats:
-            if self._can_peng(s, x):
+            if hands[s][x] == 2 and self._can_peng(s, x):
                 options.setdefault(s, []).append(PENG_ID)
         for s in chi_seats:
             if not self.dead[s] and not (self.chou_chi[s] >> x) & 1:
@@ -1123,7 +1136,7 @@ class State:
                     EventKind.REVEAL,
                     s,
                     groups=self.table_groups(s),
-                    hands=(tuple(f for f in range(NUM_FACES) for _ in range(self.hands[s][f])),),
+                    hands=(faces_of_counts(self.hands[s]),),
                 )
             )
         self.result = RoundResult(winner, res, deltas, bal, nxt)
