@@ -61,7 +61,7 @@ _T = GroupKind
 
 
 # A seat's cached facts (see State._info).
-_Info = tuple[int, int, int, int, int, int, bytes, int, int]
+_Info = tuple[int, int, int, int, int, int, bytes, int, int, int]
 # Cached facts of a seat's table: cards, 提/跑 count, 胡息, 偎 faces, 碰 faces.
 _TableInfo = tuple[int, int, int, int, int]
 _NO_CHI: dict[int, Action] = {}
@@ -95,15 +95,18 @@ _RUN_END = _faces_where(lambda n: n >= 2)
 _RUN_MID = _faces_where(lambda n: 1 <= n <= 8)
 _RUN_START = _faces_where(lambda n: n <= 7)
 _EQS = ((1 << 1 | 1 << 6 | 1 << 9), (1 << 11 | 1 << 16 | 1 << 19))
+_EQS_OTHERS = tuple(
+    (1 << f, eqs & ~(1 << f)) for eqs in _EQS for f in range(NUM_FACES) if eqs >> f & 1
+)
 _SMALL = (1 << 10) - 1
 
 
-def _grouped_singles(free: int, pairs: int) -> int:
-    """Faces that could sit in a group of free cards without the winning card.
+def _partners(free: int, pairs: int) -> int:
+    """Faces x whose other two cards of some group (run, 二七十, x X X) are free.
 
     ``free`` holds the faces with one or two free copies, ``pairs`` those with two.
-    A single copy of such a face has two other free cards to make a run, a 二七十
-    or a 大小三搭 with (one with two copies of the other size).
+    A single free copy of such a face has a group without the winning card; a card
+    x on offer has a 吃 when also x x X (shape 4, one x from hand) is counted.
     """
     got = (
         (free << 1 & free << 2 & _RUN_END)
@@ -112,8 +115,8 @@ def _grouped_singles(free: int, pairs: int) -> int:
         | (pairs >> 10)
         | (pairs & _SMALL) << 10
     )
-    for e in _EQS:
-        if free & e == e:
+    for e, others in _EQS_OTHERS:
+        if free & others == others:
             got |= e
     return got
 
@@ -162,7 +165,6 @@ for _x in range(NUM_FACES):
             _need.remove(_x)
             _lst.append((_s, _g, tuple(_need)))
     _SHAPES.append(_lst)
-_NEED_MASKS = [tuple(sum(1 << f for f in set(need)) for _s, _g, need in lst) for lst in _SHAPES]
 
 
 @cache
@@ -182,8 +184,7 @@ _chi_memo: list[dict[tuple[int, ...], _ChiTable]] = [{} for _ in range(NUM_FACES
 # Without a copy of x in hand only the faces its shapes need matter: which are free,
 # and whether the other size's face (shape 大小三搭 x X X) is a pair. Small and bounded.
 _NEED_UNION = [
-    sum(1 << f for f in {f for _s, _g, need in _SHAPES[x] for f in need})
-    for x in range(NUM_FACES)
+    sum(1 << f for f in {f for _s, _g, need in _SHAPES[x] for f in need}) for x in range(NUM_FACES)
 ]
 _OTHER_BIT = [1 << (x + 10 if x < 10 else x - 10) for x in range(NUM_FACES)]
 _chi_plain: list[dict[int, _ChiTable]] = [{} for _ in range(NUM_FACES)]
@@ -549,7 +550,8 @@ class State:
         # A free single with no group among the other free cards can only be saved
         # by the winning card itself, so the card joins it (and every such single)
         # in one group: three such singles and no card wins at all (§10).
-        stranded = singles & ~_grouped_singles(mask, pairs)
+        partners = _partners(mask, pairs)
+        stranded = singles & ~partners
         if not stranded:
             wins = _ALL_FACES
         else:
@@ -565,7 +567,9 @@ class State:
             < self._min_huxi()
         ):
             wins = 0
-        return (t, k, mask, wins, wei, peng, b.translate(_FREE_COUNT), n_free, pairs)
+        # 吃 is possible on x when a shape's two cards are free (shape 4 x x X included).
+        chi = partners | (mask & (mask >> 10 | (mask & _SMALL) << 10))
+        return (t, k, mask, wins, wei, peng, b.translate(_FREE_COUNT), n_free, pairs, chi)
 
     def _table_info(self, seat: int) -> _TableInfo:
         """(cards, 提/跑, 胡息, 偎 faces, 碰 faces) of a seat's table, cached until it changes."""
@@ -713,7 +717,7 @@ class State:
     def _win(self, seat: int, x: int, self_drawn: bool, last: bool) -> WinResult | None:
         if self.dead[seat]:
             return None
-        n, k, free, wins, wei, peng, _fb, _nf, _pairs = self.info[seat] or self._info(seat)
+        n, k, free, wins, wei, peng, _fb, _nf, _pairs, _chi = self.info[seat] or self._info(seat)
         n += 1
         if not (wins >> x) & 1 or (n != complete_size(k) and n != complete_size(k + 1)):
             return None
@@ -730,12 +734,9 @@ class State:
         The dict may be shared between calls: do not change it.
         """
         inf = self.info[seat] or self._info(seat)
-        mask = inf[2]
-        for m in _NEED_MASKS[x]:
-            if m & mask == m:
-                break
-        else:
+        if not (inf[9] >> x) & 1:
             return _NO_CHI
+        mask = inf[2]
         if not inf[6][x]:  # no copy of x in hand (the common case): no 比
             key = mask & _NEED_UNION[x] | (inf[8] & _OTHER_BIT[x]) << NUM_FACES
             hit = _chi_plain[x].get(key)
@@ -965,8 +966,13 @@ class State:
         for s in peng_seats:
             if hands[s][x] == 2 and self._can_peng(s, x):
                 options.setdefault(s, []).append(PENG_ID)
+        info = self.info
         for s in chi_seats:
-            if not self.dead[s] and not (self.chou_chi[s] >> x) & 1:
+            if (
+                ((info[s] or self._info(s))[9] >> x) & 1
+                and not self.dead[s]
+                and not (self.chou_chi[s] >> x) & 1
+            ):
                 c = self._chi_options(s, x)
                 if c:
                     chi[s] = c

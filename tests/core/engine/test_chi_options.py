@@ -42,10 +42,19 @@ def reference(hand: list[int], x: int, owes: bool) -> set[int]:
     return out
 
 
-hands = st.lists(st.integers(0, 3), min_size=NUM_FACES, max_size=NUM_FACES).filter(
-    lambda h: 6 <= sum(h) <= 20
-) | st.lists(st.integers(0, 2), min_size=NUM_FACES, max_size=NUM_FACES).filter(
-    lambda h: sum(h) == 20
+def _counts(faces: list[int], cap: int) -> list[int]:
+    c = [0] * NUM_FACES
+    for f in faces:
+        c[f] = min(cap, c[f] + 1)
+    return c
+
+
+# Any hand of 6–20 cards (坎 included), and full 20-card hands without 坎, which
+# owe a discard after a 吃 (so the §7 ruling on the cards left applies).
+hands = st.lists(st.integers(0, NUM_FACES - 1), min_size=6, max_size=20).map(
+    lambda fs: _counts(fs, 3)
+) | st.permutations([f for f in range(NUM_FACES) for _ in range(2)]).map(
+    lambda p: _counts(p[:20], 2)
 )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from paohuzi.bots.heuristic import HeuristicBot
@@ -107,7 +107,11 @@ def near_wins(draw: st.DrawFn) -> tuple[list[int], list[Group], int]:
     return hand, table, x
 
 
-@settings(max_examples=300, deadline=None)
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
 @given(near_wins(), st.integers(0, 2), st.booleans())
 def test_filter_agrees_on_near_complete_hands(
     near: tuple[list[int], list[Group], int], seat: int, low_bar: bool
