@@ -167,6 +167,17 @@ for _x in range(NUM_FACES):
     _SHAPES.append(_lst)
 
 
+# The commonest events, built once: immutable, so the logs can share them.
+_EV_DRAW, _EV_DISCARD, _EV_PILE = (
+    [[Event(kind, s, face=f) for f in range(NUM_FACES)] for s in range(3)]
+    for kind in (EventKind.DRAW, EventKind.DISCARD, EventKind.PILE)
+)
+# Private: a pass tells the others the seat had an option (§14).
+_EV_PASS = [
+    [Event(EventKind.PASS, s, face=f, private=True) for f in range(NUM_FACES)] for s in range(3)
+]
+
+
 @cache
 def _chi_action(aid: int, x: int) -> Action:
     return Action.from_id(aid, x)
@@ -694,14 +705,11 @@ class State:
             w.answers[seat] = aid
             if aid == PASS_ID:
                 # Private: a pass tells the others the seat had an option (§14).
-                self._emit(Event(EventKind.PASS, seat, face=w.card, private=True))
+                self.log.append(_EV_PASS[seat][w.card])
             self._maybe_resolve()
         return self.log[start:]
 
     # --------------------------------------------------------------- helpers
-
-    def _emit(self, e: Event) -> None:
-        self.log.append(e)
 
     def _free_left(self, hand: Sequence[int]) -> bool:
         """Does the hand hold a card that may be discarded (anything but a 坎)?"""
@@ -772,7 +780,7 @@ class State:
 
     def _start(self) -> None:
         d = self.deal
-        self._emit(
+        self.log.append(
             Event(
                 EventKind.DEAL,
                 d.dealer,
@@ -793,7 +801,7 @@ class State:
                     g = _SAME[_T.TI][f]
                     self.tables[s].append(TableGroup(g, hidden=True))
                     self.info[s] = self.tinfo[s] = None
-                    self._emit(
+                    self.log.append(
                         Event(EventKind.TI, s, face=f, groups=(g,), detail="dealt", hidden=True)
                     )
         dealer = d.dealer
@@ -831,7 +839,7 @@ class State:
                 return
             if self.rules.dead_hand:
                 self.dead[seat] = True
-                self._emit(Event(EventKind.DEAD, seat))
+                self.log.append(Event(EventKind.DEAD, seat))
         self._draw((seat + 1) % 3)
 
     def _open(self, w: Window) -> None:
@@ -867,21 +875,21 @@ class State:
             self.info[d] = self.tinfo[d] = None
             if h[x] == 3 or wei_idx >= 0:
                 g = _SAME[_T.TI][x]
-                self._emit(Event(EventKind.DRAW, d, face=x))
+                self.log.append(_EV_DRAW[d][x])
                 if h[x] == 3:
                     h[x] = 0
                     tables[d].append(TableGroup(g))
-                    self._emit(Event(EventKind.TI, d, face=x, groups=(g,), detail="kan"))
+                    self.log.append(Event(EventKind.TI, d, face=x, groups=(g,), detail="kan"))
                 else:
                     tables[d][wei_idx] = TableGroup(g)
-                    self._emit(Event(EventKind.TI, d, face=x, groups=(g,), detail="wei"))
+                    self.log.append(Event(EventKind.TI, d, face=x, groups=(g,), detail="wei"))
             else:
                 h[x] = 0
                 chou = bool((self.chou_peng[d] >> x) & 1)
                 g = _SAME[_T.CHOUWEI if chou else _T.WEI][x]
                 tables[d].append(TableGroup(g, hidden=not chou))
-                self._emit(Event(EventKind.DRAW, d, face=x, hidden=not chou))
-                self._emit(
+                self.log.append(Event(EventKind.DRAW, d, face=x, hidden=not chou))
+                self.log.append(
                     Event(
                         EventKind.WEI,
                         d,
@@ -907,7 +915,7 @@ class State:
                 return True
             self._after_own(d)
             return True
-        self._emit(Event(EventKind.DRAW, d, face=x))
+        self.log.append(_EV_DRAW[d][x])
         order = (d, (d + 1) % 3, (d + 2) % 3)
         # Step 2: 胡.
         hu: dict[int, WinResult] = {}
@@ -950,7 +958,7 @@ class State:
             self._pao(pao, x, d, True)
             return True
         self.piles[d].append(x)
-        self._emit(Event(EventKind.PILE, d, face=x))
+        self.log.append(_EV_PILE[d][x])
         return False
 
     def _claims(
@@ -983,7 +991,7 @@ class State:
         self.info[p] = None
         self.chou_chi[p] |= 1 << x
         self.chou_peng[p] |= 1 << x
-        self._emit(Event(EventKind.DISCARD, p, face=x))
+        self.log.append(_EV_DISCARD[p][x])
         order = ((p + 1) % 3, (p + 2) % 3)
         # Step 1: forced 跑 from a 坎 or a table 偎 (never a table 碰, §6).
         for s in order:
@@ -1008,7 +1016,7 @@ class State:
             )
             return
         self.piles[p].append(x)
-        self._emit(Event(EventKind.PILE, p, face=x))
+        self.log.append(_EV_PILE[p][x])
         self._draw(order[0])
 
     def _pao(self, s: int, x: int, source: int, from_draw: bool) -> None:
@@ -1027,7 +1035,7 @@ class State:
                     break
             else:  # pragma: no cover
                 raise AssertionError("跑 without 坎/偎/碰")
-        self._emit(Event(EventKind.PAO, s, face=x, groups=(g,), source=source, detail=detail))
+        self.log.append(Event(EventKind.PAO, s, face=x, groups=(g,), source=source, detail=detail))
         self._after_own(s)
 
     def _maybe_resolve(self) -> None:
@@ -1067,14 +1075,14 @@ class State:
                 took = w.answers.get(s)
                 if rank > 4 and took != PENG_ID and PENG_ID in ids:
                     self.chou_peng[s] |= 1 << x
-                    self._emit(Event(EventKind.CHOU, s, face=x, detail="peng", private=True))
+                    self.log.append(Event(EventKind.CHOU, s, face=x, detail="peng", private=True))
                 if (
                     s in w.chi
                     and (took is None or took < CHI_BASE)
                     and rank > _rank(w, s, CHI_BASE)
                 ):
                     self.chou_chi[s] |= 1 << x
-                    self._emit(Event(EventKind.CHOU, s, face=x, detail="chi", private=True))
+                    self.log.append(Event(EventKind.CHOU, s, face=x, detail="chi", private=True))
         self.window = None
         if aid == HU_ID:
             self.win_card = x
@@ -1088,7 +1096,7 @@ class State:
             self.info[seat] = self.tinfo[seat] = None
             g = _SAME[_T.PENG][x]
             self.tables[seat].append(TableGroup(g))
-            self._emit(Event(EventKind.PENG, seat, face=x, groups=(g,), source=w.source))
+            self.log.append(Event(EventKind.PENG, seat, face=x, groups=(g,), source=w.source))
             self._after_own(seat)
             return
         if aid >= CHI_BASE:
@@ -1098,19 +1106,19 @@ class State:
             for f in act.hand_cards():
                 h[f] -= 1
             self.tables[seat].extend(TableGroup(g) for g in act.groups)
-            self._emit(Event(EventKind.CHI, seat, face=x, groups=act.groups, source=w.source))
+            self.log.append(Event(EventKind.CHI, seat, face=x, groups=act.groups, source=w.source))
             self._after_own(seat)
             return
         # Nobody took it.
         self.piles[w.source].append(x)
-        self._emit(Event(EventKind.PILE, w.source, face=x))
+        self.log.append(_EV_PILE[w.source][x])
         self._draw((w.source + 1) % 3)
 
     # ---------------------------------------------------------------- the end
 
     def _hu(self, seat: int, res: WinResult, x: int) -> None:
         self.window = None
-        self._emit(
+        self.log.append(
             Event(
                 EventKind.HU,
                 seat,
@@ -1124,7 +1132,7 @@ class State:
         self._finish(seat, res, deltas, seat)
 
     def _huangzhuang(self) -> None:
-        self._emit(Event(EventKind.HUANGZHUANG))
+        self.log.append(Event(EventKind.HUANGZHUANG))
         self._finish(None, None, (0, 0, 0), self.deal.dealer)
 
     def _finish(
@@ -1135,9 +1143,9 @@ class State:
             self.balances[1] + deltas[1],
             self.balances[2] + deltas[2],
         )
-        self._emit(Event(EventKind.SETTLE, numbers=deltas))
+        self.log.append(Event(EventKind.SETTLE, numbers=deltas))
         for s in range(3):
-            self._emit(
+            self.log.append(
                 Event(
                     EventKind.REVEAL,
                     s,
