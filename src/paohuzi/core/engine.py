@@ -146,6 +146,8 @@ _BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
 _FREE_CH = bytes(49 if 0 < c < 3 else 48 for c in range(256))
 _SINGLE_CH = bytes(49 if c == 1 else 48 for c in range(256))
 _PAIR_CH = bytes(49 if c == 2 else 48 for c in range(256))
+# Seats in claim order from a drawer or discarder: itself, its 下家, its 上家.
+_ORDER = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
 _FREE_COUNT = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 # Legal discards by the _FREE_CH string of a hand's small and big halves.
 _DISCARDS_SMALL = {
@@ -172,7 +174,14 @@ _EV_DRAW, _EV_DISCARD, _EV_PILE = (
     [[Event(kind, s, face=f) for f in range(NUM_FACES)] for s in range(3)]
     for kind in (EventKind.DRAW, EventKind.DISCARD, EventKind.PILE)
 )
-# Private: a pass tells the others the seat had an option (§14).
+# Private: a pass tells the others the seat had an option (§14); so are 臭 marks.
+_EV_CHOU_PENG, _EV_CHOU_CHI = (
+    [
+        [Event(EventKind.CHOU, s, face=f, detail=detail, private=True) for f in range(NUM_FACES)]
+        for s in range(3)
+    ]
+    for detail in ("peng", "chi")
+)
 _EV_PASS = [
     [Event(EventKind.PASS, s, face=f, private=True) for f in range(NUM_FACES)] for s in range(3)
 ]
@@ -336,6 +345,12 @@ class TableGroup:
 
     group: Group
     hidden: bool = False
+
+
+@cache
+def _chi_parts(act: Action) -> tuple[tuple[int, ...], tuple[TableGroup, ...]]:
+    """The hand cards a 吃 takes and the (shared, immutable) table groups it lays down."""
+    return act.hand_cards(), tuple(TableGroup(g) for g in act.groups)
 
 
 @dataclass(frozen=True, slots=True)
@@ -916,7 +931,7 @@ class State:
             self._after_own(d)
             return True
         self.log.append(_EV_DRAW[d][x])
-        order = (d, (d + 1) % 3, (d + 2) % 3)
+        order = _ORDER[d]
         # Step 2: 胡.
         hu: dict[int, WinResult] = {}
         info = self.info
@@ -1041,6 +1056,10 @@ class State:
     def _maybe_resolve(self) -> None:
         w = self.window
         assert w is not None
+        if len(w.options) == 1:  # one seat decides alone (the common case)
+            ((s, a),) = w.answers.items()
+            self._resolve(w, s, a, _rank(w, s, a))
+            return
         best_seat, best_aid, best_rank = -1, PASS_ID, 99
         for s, a in w.answers.items():
             r = _rank(w, s, a)
@@ -1075,14 +1094,14 @@ class State:
                 took = w.answers.get(s)
                 if rank > 4 and took != PENG_ID and PENG_ID in ids:
                     self.chou_peng[s] |= 1 << x
-                    self.log.append(Event(EventKind.CHOU, s, face=x, detail="peng", private=True))
+                    self.log.append(_EV_CHOU_PENG[s][x])
                 if (
                     s in w.chi
                     and (took is None or took < CHI_BASE)
                     and rank > _rank(w, s, CHI_BASE)
                 ):
                     self.chou_chi[s] |= 1 << x
-                    self.log.append(Event(EventKind.CHOU, s, face=x, detail="chi", private=True))
+                    self.log.append(_EV_CHOU_CHI[s][x])
         self.window = None
         if aid == HU_ID:
             self.win_card = x
@@ -1103,9 +1122,10 @@ class State:
             act = w.chi[seat][aid]
             h = self.hands[seat]
             self.info[seat] = self.tinfo[seat] = None
-            for f in act.hand_cards():
+            taken, placed = _chi_parts(act)
+            for f in taken:
                 h[f] -= 1
-            self.tables[seat].extend(TableGroup(g) for g in act.groups)
+            self.tables[seat] += placed
             self.log.append(Event(EventKind.CHI, seat, face=x, groups=act.groups, source=w.source))
             self._after_own(seat)
             return
