@@ -72,6 +72,11 @@ _SAME: dict[GroupKind, tuple[Group, ...]] = {
     for k in (_T.TI, _T.PAO, _T.WEI, _T.CHOUWEI, _T.PENG)
 }
 
+# The same by kind, looked up without hashing an Enum (slow) on the hot path.
+_TI_G, _PAO_G, _WEI_G, _CHOUWEI_G, _PENG_G = (
+    _SAME[k] for k in (_T.TI, _T.PAO, _T.WEI, _T.CHOUWEI, _T.PENG)
+)
+
 # Faces that can share a group with face x (same face, other size, ±2, 二七十).
 _REL = [0] * NUM_FACES
 for _x in range(NUM_FACES):
@@ -211,6 +216,16 @@ _chi_plain: list[dict[int, _ChiTable]] = [{} for _ in range(NUM_FACES)]
 _CHI_MEMO_LIMIT = 50_000
 
 
+def _take(counts: list[int], faces: Sequence[int]) -> list[int] | None:
+    """``counts`` less one of each of ``faces``, or None if it lacks one."""
+    out = counts[:]
+    for f in faces:
+        if not out[f]:
+            return None
+        out[f] -= 1
+    return out
+
+
 def _chi_table(x: int, free: list[int]) -> _ChiTable:
     """Every complete 吃 + 比 option on ``x`` (§7) of a hand's free counts (a 坎 is
     not free), with the most hand cards one of them uses."""
@@ -222,20 +237,16 @@ def _chi_table(x: int, free: list[int]) -> _ChiTable:
                 found[chi_id(s0)] = 2
         return {aid: _chi_action(aid, x) for aid in sorted(found)}, 2 if found else 0
     for s0, _g0, need in shapes:
-        f1 = free[:]
-        for f in need:
-            f1[f] -= 1
-        if min(f1) < 0:
+        f1 = _take(free, need)
+        if f1 is None:
             continue
         if f1[x] == 0:
             found[chi_id(s0)] = 2
             continue
         # Every copy of x left in hand must be matched in a 比 group (one or two).
         for b1, gb, _n in shapes:
-            f2 = f1[:]
-            for f in gb:
-                f2[f] -= 1
-            if min(f2) < 0:
+            f2 = _take(f1, gb)
+            if f2 is None:
                 continue
             if f2[x] == 0:
                 found[chi_id(s0, b1)] = 5
@@ -243,10 +254,8 @@ def _chi_table(x: int, free: list[int]) -> _ChiTable:
             for b2, gc, _n2 in shapes:
                 if b2 < b1 or b2 == 4:
                     continue
-                f3 = f2[:]
-                for f in gc:
-                    f3[f] -= 1
-                if min(f3) >= 0 and f3[x] == 0:
+                f3 = _take(f2, gc)
+                if f3 is not None and f3[x] == 0:
                     found[chi_id(s0, b1, b2)] = 8
     out = {aid: _chi_action(aid, x) for aid in sorted(found)}
     return out, max(found.values(), default=0)
@@ -348,8 +357,9 @@ class TableGroup:
 
 
 @cache
-def _chi_parts(act: Action) -> tuple[tuple[int, ...], tuple[TableGroup, ...]]:
+def _chi_parts(aid: int, x: int) -> tuple[tuple[int, ...], tuple[TableGroup, ...]]:
     """The hand cards a 吃 takes and the (shared, immutable) table groups it lays down."""
+    act = _chi_action(aid, x)
     return act.hand_cards(), tuple(TableGroup(g) for g in act.groups)
 
 
@@ -813,7 +823,7 @@ class State:
             for f in range(NUM_FACES):
                 if h[f] == 4:
                     h[f] = 0
-                    g = _SAME[_T.TI][f]
+                    g = _TI_G[f]
                     self.tables[s].append(TableGroup(g, hidden=True))
                     self.info[s] = self.tinfo[s] = None
                     self.log.append(
@@ -889,7 +899,7 @@ class State:
             res = self._win(d, x, True, last)
             self.info[d] = self.tinfo[d] = None
             if h[x] == 3 or wei_idx >= 0:
-                g = _SAME[_T.TI][x]
+                g = _TI_G[x]
                 self.log.append(_EV_DRAW[d][x])
                 if h[x] == 3:
                     h[x] = 0
@@ -901,7 +911,7 @@ class State:
             else:
                 h[x] = 0
                 chou = bool((self.chou_peng[d] >> x) & 1)
-                g = _SAME[_T.CHOUWEI if chou else _T.WEI][x]
+                g = (_CHOUWEI_G if chou else _WEI_G)[x]
                 tables[d].append(TableGroup(g, hidden=not chou))
                 self.log.append(Event(EventKind.DRAW, d, face=x, hidden=not chou))
                 self.log.append(
@@ -1036,7 +1046,7 @@ class State:
 
     def _pao(self, s: int, x: int, source: int, from_draw: bool) -> None:
         """Forced 跑 (§5 step 3, §6 step 1): 坎, 偎 or (drawn card only) 碰 plus the card."""
-        g = _SAME[_T.PAO][x]
+        g = _PAO_G[x]
         self.info[s] = self.tinfo[s] = None
         if self.hands[s][x] == 3:
             self.hands[s][x] = 0
@@ -1113,7 +1123,7 @@ class State:
         if aid == PENG_ID:
             self.hands[seat][x] -= 2
             self.info[seat] = self.tinfo[seat] = None
-            g = _SAME[_T.PENG][x]
+            g = _PENG_G[x]
             self.tables[seat].append(TableGroup(g))
             self.log.append(Event(EventKind.PENG, seat, face=x, groups=(g,), source=w.source))
             self._after_own(seat)
@@ -1122,7 +1132,7 @@ class State:
             act = w.chi[seat][aid]
             h = self.hands[seat]
             self.info[seat] = self.tinfo[seat] = None
-            taken, placed = _chi_parts(act)
+            taken, placed = _chi_parts(aid, x)
             for f in taken:
                 h[f] -= 1
             self.tables[seat] += placed
