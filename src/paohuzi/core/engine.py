@@ -61,7 +61,7 @@ _T = GroupKind
 
 
 # A seat's cached facts (see State._info).
-_Info = tuple[int, int, int, int, int, int, bytes, int, int, int]
+_Info = tuple[int, int, int, int, int, int, bytes, int, int, int, int]
 # Cached facts of a seat's table: cards, 提/跑 count, 胡息, 偎 faces, 碰 faces.
 _TableInfo = tuple[int, int, int, int, int]
 _NO_CHI: dict[int, Action] = {}
@@ -151,8 +151,11 @@ _BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
 _FREE_CH = bytes(49 if 0 < c < 3 else 48 for c in range(256))
 _SINGLE_CH = bytes(49 if c == 1 else 48 for c in range(256))
 _PAIR_CH = bytes(49 if c == 2 else 48 for c in range(256))
+_KAN_CH = bytes(49 if c >= 3 else 48 for c in range(256))
 # Seats in claim order from a drawer or discarder: itself, its 下家, its 上家.
 _ORDER = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+# Claim order on a discard: the 下家, the 上家, then the discarder (who cannot claim).
+_DISCARD_ORDER = ((1, 2, 0), (2, 0, 1), (0, 1, 2))
 _FREE_COUNT = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 # Legal discards by the _FREE_CH string of a hand's small and big halves.
 _DISCARDS_SMALL = {
@@ -605,7 +608,9 @@ class State:
             wins = 0
         # 吃 is possible on x when a shape's two cards are free (shape 4 x x X included).
         chi = partners | (mask & (mask >> 10 | (mask & _SMALL) << 10))
-        return (t, k, mask, wins, wei, peng, b.translate(_FREE_COUNT), n_free, pairs, chi)
+        # Cards another seat's draw or discard forces it to 跑 with: a 坎 or a table 偎.
+        kan_wei = int(b.translate(_KAN_CH)[::-1], 2) | wei
+        return (t, k, mask, wins, wei, peng, b.translate(_FREE_COUNT), n_free, pairs, chi, kan_wei)
 
     def _table_info(self, seat: int) -> _TableInfo:
         """(cards, 提/跑, 胡息, 偎 faces, 碰 faces) of a seat's table, cached until it changes."""
@@ -750,7 +755,7 @@ class State:
     def _win(self, seat: int, x: int, self_drawn: bool, last: bool) -> WinResult | None:
         if self.dead[seat]:
             return None
-        n, k, free, wins, wei, peng, _fb, _nf, _pairs, _chi = self.info[seat] or self._info(seat)
+        n, k, free, wins, wei, peng = (self.info[seat] or self._info(seat))[:6]
         n += 1
         if not (wins >> x) & 1 or (n != complete_size(k) and n != complete_size(k + 1)):
             return None
@@ -941,42 +946,49 @@ class State:
             self._after_own(d)
             return True
         self.log.append(_EV_DRAW[d][x])
-        order = _ORDER[d]
-        # Step 2: 胡.
-        hu: dict[int, WinResult] = {}
         info = self.info
-        for s in order:
-            # The cached candidate mask first: most seats are rejected without a call.
-            if ((info[s] or self._info(s))[3] >> x) & 1:
-                r = self._win(s, x, s == d, last)
-                if r is not None:
-                    hu[s] = r
-        # Step 3: forced 跑.
-        pao = -1
+        _d, n1, n2 = order = _ORDER[d]
+        i0 = info[d] or self._info(d)
+        i1 = info[n1] or self._info(n1)
+        i2 = info[n2] or self._info(n2)
         bit = 1 << x
-        for s in order:
-            ti = self.tinfo[s] or self._table_info(s)
-            if ti[4] & bit or (s != d and (self.hands[s][x] == 3 or ti[3] & bit)):
-                pao = s
-                break
-        options: dict[int, list[int]] = {s: [HU_ID] for s in hu}
+        options: dict[int, list[int]] = {}
+        # Step 2: 胡 (the cached candidate masks reject most seats without a call).
+        hu: dict[int, WinResult] = {}
+        if (i0[3] | i1[3] | i2[3]) & bit:
+            for s in order:
+                if (info[s] or self._info(s))[3] & bit:
+                    r = self._win(s, x, s == d, last)
+                    if r is not None:
+                        hu[s] = r
+                        options[s] = [HU_ID]
+        # Step 3: forced 跑: the drawer on a table 碰, another seat on a 坎/偎/碰 too.
+        pao = (
+            d
+            if i0[5] & bit
+            else n1
+            if (i1[10] | i1[5]) & bit
+            else n2
+            if (i2[10] | i2[5]) & bit
+            else -1
+        )
         chi: dict[int, dict[int, Action]] = {}
-        if pao < 0:
-            # Step 4: 碰 (not the drawer), step 5: 吃 (the drawer, then his 下家).
+        # Step 4: 碰 (not the drawer), step 5: 吃 (the drawer, then his 下家).
+        if pao < 0 and ((i1[8] | i2[8]) & bit or (i0[9] | i1[9]) & bit):
             self._claims(x, order[1:], order[:2], options, chi)
         if options:
-            self._open(
-                Window(
-                    x,
-                    d,
-                    True,
-                    last,
-                    {s: (*a, PASS_ID) for s, a in options.items()},
-                    hu=hu,
-                    chi=chi,
-                    order=order,
-                    forced_pao=pao,
-                )
+            self.phase = Phase.CLAIM
+            self.window = Window(
+                x,
+                d,
+                True,
+                last,
+                {s: (*a, PASS_ID) for s, a in options.items()},
+                {},
+                hu,
+                chi,
+                order,
+                pao,
             )
             return True
         if pao >= 0:
@@ -1017,32 +1029,40 @@ class State:
         self.chou_chi[p] |= 1 << x
         self.chou_peng[p] |= 1 << x
         self.log.append(_EV_DISCARD[p][x])
-        order = ((p + 1) % 3, (p + 2) % 3)
+        info = self.info
+        _p, n1, n2 = _ORDER[p]
+        i1 = info[n1] or self._info(n1)
+        i2 = info[n2] or self._info(n2)
+        bit = 1 << x
         # Step 1: forced 跑 from a 坎 or a table 偎 (never a table 碰, §6).
-        for s in order:
-            if self.hands[s][x] == 3 or ((self.tinfo[s] or self._table_info(s))[3] >> x) & 1:
-                self._pao(s, x, p, False)
-                return
-        options: dict[int, list[int]] = {}
-        chi: dict[int, dict[int, Action]] = {}
+        if i1[10] & bit:
+            self._pao(n1, x, p, False)
+            return
+        if i2[10] & bit:
+            self._pao(n2, x, p, False)
+            return
         # Step 2: 碰 by either other seat, step 3: 吃 by the 下家 only.
-        self._claims(x, order, order[:1], options, chi)
-        if options:
-            self._open(
-                Window(
+        if (i1[8] | i2[8]) & bit or i1[9] & bit:
+            options: dict[int, list[int]] = {}
+            chi: dict[int, dict[int, Action]] = {}
+            self._claims(x, (n1, n2), (n1,), options, chi)
+            if options:
+                self.phase = Phase.CLAIM
+                self.window = Window(
                     x,
                     p,
                     False,
                     False,
                     {s: (*a, PASS_ID) for s, a in options.items()},
-                    chi=chi,
-                    order=(*order, p),
+                    {},
+                    {},
+                    chi,
+                    _DISCARD_ORDER[p],
                 )
-            )
-            return
+                return
         self.piles[p].append(x)
         self.log.append(_EV_PILE[p][x])
-        self._draw(order[0])
+        self._draw(n1)
 
     def _pao(self, s: int, x: int, source: int, from_draw: bool) -> None:
         """Forced 跑 (§5 step 3, §6 step 1): 坎, 偎 or (drawn card only) 碰 plus the card."""
