@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import random
+
 from paohuzi.core.actions import HU_ID
-from paohuzi.core.engine import Phase
+from paohuzi.core.cards import full_deck
+from paohuzi.core.engine import Deal, Phase, random_deal
 from paohuzi.core.events import EventKind
 from paohuzi.core.groups import GroupKind
 from paohuzi.core.views import censored_log, view
@@ -13,6 +16,20 @@ from .scripted import F, autoplay, discard, events_of, game, last_event, pass_un
 
 # Seat 1's waiting hand used below: 18 胡息, wins on 陆 (or 叁).
 WAIT_LU = "壹贰叁贰柒拾一二三二七十四五六七八九肆伍"
+
+
+# ---------------------------------------------------------------- §3 the deal
+
+
+def test_a_seed_deals_the_cards_of_random_shuffle() -> None:
+    """Seeds keep their deals: the engine's own shuffle draws what Random.shuffle does."""
+    for seed in (0, 1, 2**40 + 7, 2**63 - 1):
+        deck = list(full_deck())
+        random.Random(seed).shuffle(deck)
+        deal = random_deal(seed, 1)
+        assert deal.hands == (tuple(deck[:20]), tuple(deck[20:41]), tuple(deck[41:61]))
+        assert deal.stock == tuple(deck[61:])
+        assert Deal(deal.dealer, deal.hands, deal.stock) == deal  # well formed
 
 
 # ---------------------------------------------------------------- §3 dealt 提
