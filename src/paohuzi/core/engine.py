@@ -385,10 +385,16 @@ class TableGroup:
 
 
 @cache
-def _chi_parts(aid: int, x: int) -> tuple[tuple[int, ...], tuple[TableGroup, ...]]:
-    """The hand cards a 吃 takes and the (shared, immutable) table groups it lays down."""
+def _chi_parts(aid: int, x: int) -> tuple[tuple[int, ...], tuple[TableGroup, ...], int]:
+    """The hand cards a 吃 takes, the (shared, immutable) table groups it lays down
+    and their 胡息."""
     act = _chi_action(aid, x)
-    return act.hand_cards(), tuple(TableGroup(g) for g in act.groups)
+    groups = tuple(TableGroup(g) for g in act.groups)
+    return act.hand_cards(), groups, sum(g.huxi for g in act.groups)
+
+
+# Open 碰 groups on the table, shared (immutable).
+_PENG_TG = tuple(TableGroup(g) for g in _PENG_G)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1167,20 +1173,26 @@ class State:
             return
         if aid == PENG_ID:
             self.hands[seat][x] -= 2
-            self.info[seat] = self.tinfo[seat] = None
+            self.info[seat] = None
             g = _PENG_G[x]
-            self.tables[seat].append(TableGroup(g))
+            self.tables[seat].append(_PENG_TG[x])
+            ti = self.tinfo[seat]
+            if ti is not None:  # updated in place of a recount
+                self.tinfo[seat] = (ti[0] + 3, ti[1], ti[2] + g.huxi, ti[3], ti[4] | 1 << x)
             self.log.append(Event(EventKind.PENG, seat, face=x, groups=(g,), source=w.source))
             self._after_own(seat)
             return
         if aid >= CHI_BASE:
             act = w.chi[seat][aid]
             h = self.hands[seat]
-            self.info[seat] = self.tinfo[seat] = None
-            taken, placed = _chi_parts(aid, x)
+            self.info[seat] = None
+            taken, placed, huxi = _chi_parts(aid, x)
             for f in taken:
                 h[f] -= 1
             self.tables[seat] += placed
+            ti = self.tinfo[seat]
+            if ti is not None:  # updated in place of a recount
+                self.tinfo[seat] = (ti[0] + 3 * len(placed), ti[1], ti[2] + huxi, ti[3], ti[4])
             self.log.append(Event(EventKind.CHI, seat, face=x, groups=act.groups, source=w.source))
             self._after_own(seat)
             return
