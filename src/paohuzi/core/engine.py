@@ -219,49 +219,83 @@ _chi_plain: list[dict[int, _ChiTable]] = [{} for _ in range(NUM_FACES)]
 _CHI_MEMO_LIMIT = 50_000
 
 
-def _take(counts: list[int], faces: Sequence[int]) -> list[int] | None:
-    """``counts`` less one of each of ``faces``, or None if it lacks one."""
-    out = counts[:]
-    for f in faces:
-        if not out[f]:
-            return None
-        out[f] -= 1
+def _bi_combos(
+    x: int,
+) -> list[list[tuple[int, list[tuple[int, int, int, Action]]]]]:
+    """Every 吃 of x with its 比, as requirements on the hand, by copies of x in hand.
+
+    ``[c]`` lists, per 吃 shape s0 (in id order), the packed counts its own two
+    cards need and its options (id, packed counts needed, hand cards used, action)
+    that use exactly c copies of x from the hand: 比 must use them all (§7). Counts
+    are packed four bits a lane over the faces related to x (see :func:`_chi_bi`).
+    """
+    lane = {f: 4 * i for i, f in enumerate(_REL_FACES[x])}
+
+    def packed(faces: Sequence[int]) -> int:
+        return sum(1 << lane[f] for f in faces)
+
+    shapes = _SHAPES[x]
+    out: list[list[tuple[int, list[tuple[int, int, int, Action]]]]] = [[], [], []]
+    for c in (1, 2):
+        for s0, _g0, need in shapes:
+            found: list[tuple[int, int, int, Action]] = []
+            x0 = need.count(x)
+            if x0 == c:
+                found.append((chi_id(s0), packed(need), 2, _chi_action(chi_id(s0), x)))
+            for b1, gb, _n in shapes:
+                x1 = x0 + gb.count(x)
+                if x1 == c:
+                    aid = chi_id(s0, b1)
+                    found.append((aid, packed(need + gb), 5, _chi_action(aid, x)))
+                    continue
+                for b2, gc, _n2 in shapes:
+                    if b2 < b1 or b2 == 4 or x1 + gc.count(x) != c:
+                        continue
+                    aid = chi_id(s0, b1, b2)
+                    found.append((aid, packed(need + gb + gc), 8, _chi_action(aid, x)))
+            if found:
+                out[c].append((packed(need), sorted(found)))
     return out
 
 
-def _chi_table(x: int, free: list[int]) -> _ChiTable:
-    """Every complete 吃 + 比 option on ``x`` (§7) of a hand's free counts (a 坎 is
-    not free), with the most hand cards one of them uses."""
-    shapes = _SHAPES[x]
-    found: dict[int, int] = {}  # id -> hand cards used
-    if not free[x]:  # no copy of x in hand, so no 比: each shape whose two cards are free
-        for s0, _g0, (a, b) in shapes:
-            if free[a] >= 2 if a == b else free[a] and free[b]:
-                found[chi_id(s0)] = 2
-        return {aid: _chi_action(aid, x) for aid in sorted(found)}, 2 if found else 0
-    for s0, _g0, need in shapes:
-        f1 = _take(free, need)
-        if f1 is None:
+_BI_COMBOS = [_bi_combos(x) for x in range(NUM_FACES)]
+_X_LANE = [_REL_FACES[x].index(x) for x in range(NUM_FACES)]
+
+
+def _chi_bi(x: int, related: tuple[int, ...]) -> _ChiTable:
+    """The 吃 + 比 options on ``x`` of a hand holding a copy of x (§7), from the free
+    counts of the faces related to x, in the order of :data:`_REL_FACES`.
+
+    Each count sits in a four-bit lane with its top bit set; subtracting what an
+    option needs leaves every top bit set exactly when the hand has enough of each.
+    """
+    have = guard = 0
+    shift = 0
+    for c in related:
+        have |= (c | 8) << shift
+        guard |= 8 << shift
+        shift += 4
+    out: dict[int, Action] = {}
+    most = 0
+    for need0, options in _BI_COMBOS[x][related[_X_LANE[x]]]:
+        if (have - need0) & guard != guard:
             continue
-        if f1[x] == 0:
-            found[chi_id(s0)] = 2
-            continue
-        # Every copy of x left in hand must be matched in a 比 group (one or two).
-        for b1, gb, _n in shapes:
-            f2 = _take(f1, gb)
-            if f2 is None:
-                continue
-            if f2[x] == 0:
-                found[chi_id(s0, b1)] = 5
-                continue
-            for b2, gc, _n2 in shapes:
-                if b2 < b1 or b2 == 4:
-                    continue
-                f3 = _take(f2, gc)
-                if f3 is not None and f3[x] == 0:
-                    found[chi_id(s0, b1, b2)] = 8
-    out = {aid: _chi_action(aid, x) for aid in sorted(found)}
-    return out, max(found.values(), default=0)
+        for aid, need, used, act in options:
+            if (have - need) & guard == guard:
+                out[aid] = act
+                if used > most:
+                    most = used
+    return out, most
+
+
+def _chi_plain_table(x: int, key: int) -> _ChiTable:
+    """The 吃 options on ``x`` of a hand without a copy of x (so no 比, §7): each
+    shape whose two cards are free. ``key`` is the digest _chi_options makes."""
+    found = []
+    for s0, _g0, (a, b) in _SHAPES[x]:
+        if (key >> (a + NUM_FACES)) & 1 if a == b else (key >> a) & 1 and (key >> b) & 1:
+            found.append(chi_id(s0))
+    return {aid: _chi_action(aid, x) for aid in found}, 2 if found else 0
 
 
 class Phase(Enum):
@@ -810,8 +844,7 @@ class State:
             key = mask & _NEED_UNION[x] | (inf[8] & _OTHER_BIT[x]) << NUM_FACES
             hit = _chi_plain[x].get(key)
             if hit is None:
-                free = [((key >> f) & 1) + ((key >> (f + NUM_FACES)) & 1) for f in range(NUM_FACES)]
-                hit = _chi_plain[x][key] = _chi_table(x, free)
+                hit = _chi_plain[x][key] = _chi_plain_table(x, key)
         else:
             related = _REL_GET[x](inf[6])
             memo = _chi_memo[x]
@@ -819,10 +852,7 @@ class State:
             if hit is None:
                 if len(memo) >= _CHI_MEMO_LIMIT:
                     memo.clear()
-                free = [0] * NUM_FACES
-                for f, c in zip(_REL_FACES[x], related, strict=True):
-                    free[f] = c
-                hit = memo[related] = _chi_table(x, free)
+                hit = memo[related] = _chi_bi(x, related)
         out, most = hit
         # §7 ruling: owing a discard afterwards needs a card besides the 坎.
         if most >= inf[7] and inf[0] + 1 == complete_size(inf[1]):
