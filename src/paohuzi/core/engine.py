@@ -643,14 +643,17 @@ class State:
         singles = int(b.translate(_SINGLE_CH)[::-1], 2)
         pairs = int(b.translate(_PAIR_CH)[::-1], 2)
         mask = singles | pairs
-        t = sum(b)
-        kans_small = b.count(3, 0, 10)
-        kans_big = b.count(3, 10)
-        huxi = 3 * kans_small + 6 * kans_big
-        n_free = t - 3 * (kans_small + kans_big)
-        tn, k, thuxi, wei, peng = self.tinfo[seat] or self._table_info(seat)
+        n_free = t = sum(b)
+        tn, k, huxi, wei, peng = self.tinfo[seat] or self._table_info(seat)
         t += tn
-        huxi += thuxi
+        kan_wei = wei
+        if 3 in b:  # 坎: 胡息, not free, and a forced 跑 on another's card
+            kans_small = b.count(3, 0, 10)
+            kans_big = b.count(3, 10)
+            huxi += 3 * kans_small + 6 * kans_big
+            n_free -= 3 * (kans_small + kans_big)
+            kan_wei |= int(b.translate(_KAN_CH)[::-1], 2)
+        fb = b.translate(_FREE_COUNT)
         # A free single with no group among the other free cards can only be saved
         # by the winning card itself, so the card joins it (and every such single)
         # in one group: three such singles and no card wins at all (§10).
@@ -665,17 +668,17 @@ class State:
             if stranded:
                 low = stranded & -stranded
                 wins = 0 if stranded ^ low else wins & _REL[low.bit_length() - 1]
-        if (
-            wins
-            and huxi + _BOUND_SMALL[_SMALL_FACES(b)] + _BOUND_BIG[_BIG_FACES(b)] + _BEST_GAIN
-            < self._min_huxi()
-        ):
-            wins = 0
+        if wins:
+            rules = self.rules
+            bar = min(rules.min_huxi, rules.min_huxi_with_mingtang)
+            if (
+                huxi + _BOUND_SMALL[_SMALL_FACES(fb)] + _BOUND_BIG[_BIG_FACES(fb)] + _BEST_GAIN
+                < bar
+            ):
+                wins = 0
         # 吃 is possible on x when a shape's two cards are free (shape 4 x x X included).
         chi = partners | (mask & (mask >> 10 | (mask & _SMALL) << 10))
-        # Cards another seat's draw or discard forces it to 跑 with: a 坎 or a table 偎.
-        kan_wei = int(b.translate(_KAN_CH)[::-1], 2) | wei
-        return (t, k, mask, wins, wei, peng, b.translate(_FREE_COUNT), n_free, pairs, chi, kan_wei)
+        return (t, k, mask, wins, wei, peng, fb, n_free, pairs, chi, kan_wei)
 
     def _table_info(self, seat: int) -> _TableInfo:
         """(cards, 提/跑, 胡息, 偎 faces, 碰 faces) of a seat's table, cached until it changes."""
@@ -693,9 +696,6 @@ class State:
                 wei |= 1 << g.faces[0]
         ti = self.tinfo[seat] = (n, k, huxi, wei, peng)
         return ti
-
-    def _min_huxi(self) -> int:
-        return min(self.rules.min_huxi, self.rules.min_huxi_with_mingtang)
 
     def owned(self, seat: int) -> int:
         """T of §9: hand plus every table card."""
