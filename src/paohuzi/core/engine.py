@@ -810,13 +810,6 @@ class State:
         """Does the hand hold a card that may be discarded (anything but a 坎)?"""
         return 1 in hand or 2 in hand
 
-    def _claim_keeps_discard(self, seat: int, hand_after: Sequence[int], gained: int) -> bool:
-        """§7 ruling: a 吃/碰 may not leave the player owing a discard with only 坎 cards."""
-        inf = self.info[seat] or self._info(seat)
-        if inf[0] + gained != complete_size(inf[1]):
-            return True
-        return self._free_left(hand_after)
-
     def _win(self, seat: int, x: int, self_drawn: bool, last: bool) -> WinResult | None:
         if self.dead[seat]:
             return None
@@ -860,12 +853,11 @@ class State:
         return out
 
     def _can_peng(self, seat: int, x: int) -> bool:
-        h = self.hands[seat]
-        if self.dead[seat] or h[x] != 2 or (self.chou_peng[seat] >> x) & 1:
+        if self.dead[seat] or self.hands[seat][x] != 2 or (self.chou_peng[seat] >> x) & 1:
             return False
-        after = h[:]
-        after[x] = 0
-        return self._claim_keeps_discard(seat, after, 1)
+        # §7 ruling: a 碰 may not leave the player owing a discard with only 坎 cards.
+        inf = self.info[seat] or self._info(seat)
+        return inf[0] + 1 != complete_size(inf[1]) or inf[2] & ~(1 << x) != 0
 
     # ----------------------------------------------------------------- phases
 
