@@ -56,7 +56,6 @@ __all__ = [
     "random_deal",
 ]
 
-_QUADS = (GroupKind.TI, GroupKind.PAO)
 _T = GroupKind
 
 
@@ -87,7 +86,6 @@ for _x in range(NUM_FACES):
                 _REL[_x] |= 1 << _f
     _REL[_x] |= 1 << _x
 _ALL_FACES = (1 << NUM_FACES) - 1
-_REL_OTHERS = [_REL[f] & ~(1 << f) for f in range(NUM_FACES)]
 
 
 def _faces_where(pred: Callable[[int], bool]) -> int:
@@ -629,8 +627,12 @@ class State:
         return tuple(t.group for t in self.tables[seat])
 
     def _info(self, seat: int) -> _Info:
-        """(T, k, free mask, faces that might win, table 偎 faces, table 碰 faces)
-        of a seat, cached until its hand or table changes."""
+        """A seat's facts, cached until its hand or table changes, as bit masks of
+        faces where a set means "maybe": (T, k, free faces, faces that might win,
+        table 偎 faces, table 碰 faces, free counts as bytes, free cards, faces with
+        a free pair, faces it might 吃, faces another's card makes it 跑 with).
+
+        Every claim and win check reads these masks before doing any work."""
         inf = self.info[seat]
         if inf is None:
             inf = self.info[seat] = self._compute_info(seat)
