@@ -302,6 +302,11 @@ class Phase(Enum):
     OVER = "over"
 
 
+# Enum members as plain globals: a member lookup costs ten times a global's.
+_DISCARD, _CLAIM, _OVER = Phase.DISCARD, Phase.CLAIM, Phase.OVER
+_PENG_K, _WEI_K, _CHOUWEI_K = GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Who got what: each seat's dealt hand and the stock, top card first.
@@ -572,7 +577,7 @@ class State:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def stock_count(self) -> int:
@@ -584,9 +589,9 @@ class State:
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that must decide now (several in a claim window, in priority order)."""
-        if self.phase is Phase.DISCARD:
+        if self.phase is _DISCARD:
             return (self.turn,)
-        if self.phase is Phase.CLAIM:
+        if self.phase is _CLAIM:
             w = self.window
             assert w is not None
             if not w.answers and len(w.options) == 1:
@@ -596,7 +601,7 @@ class State:
 
     def legal_ids(self, seat: int) -> tuple[int, ...]:
         """Legal action ids of ``seat`` now (empty if it has nothing to decide)."""
-        if self.phase is Phase.DISCARD:
+        if self.phase is _DISCARD:
             if seat != self.turn:
                 return ()
             h = self.hands[seat]
@@ -605,7 +610,7 @@ class State:
             if not ids:  # only with dead_hand off: a 坎 must be broken
                 ids = tuple(f for f in range(NUM_FACES) if h[f])
             return ids
-        if self.phase is Phase.CLAIM:
+        if self.phase is _CLAIM:
             w = self.window
             assert w is not None
             if seat in w.answers:
@@ -692,9 +697,9 @@ class State:
             n += c
             if c == 4:
                 k += 1
-            elif g.kind is _T.PENG:
+            elif g.kind is _PENG_K:
                 peng |= 1 << g.faces[0]
-            elif g.kind is _T.WEI or g.kind is _T.CHOUWEI:
+            elif g.kind is _WEI_K or g.kind is _CHOUWEI_K:
                 wei |= 1 << g.faces[0]
         ti = self.tinfo[seat] = (n, k, huxi, wei, peng)
         return ti
@@ -730,7 +735,7 @@ class State:
         for f in self.stock:
             c[f] += 1
         w = self.window
-        if w is not None and self.phase is Phase.CLAIM and not w.after_own:
+        if w is not None and self.phase is _CLAIM and not w.after_own:
             c[w.card] += 1
         if self.win_card >= 0:
             c[self.win_card] += 1
@@ -750,7 +755,7 @@ class State:
             raise IllegalActionError(
                 f"stale action {action!s}: state is at version {self.version}, not {version}"
             )
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             raise IllegalActionError(f"the round is over; cannot apply {action!s}")
         acting = self.to_act()
         if seat is None:
@@ -794,7 +799,7 @@ class State:
         start = len(self.log)
         self.decisions.append((seat, aid))
         self.version += 1
-        if self.phase is Phase.DISCARD:
+        if self.phase is _DISCARD:
             self._discard(seat, aid)
         else:
             w = self.window
@@ -918,7 +923,7 @@ class State:
             if self._free_left(self.hands[seat]) or (
                 not self.rules.dead_hand and sum(self.hands[seat]) > 0
             ):
-                self.phase = Phase.DISCARD
+                self.phase = _DISCARD
                 self.turn = seat
                 self.window = None
                 return
@@ -928,7 +933,7 @@ class State:
         self._draw((seat + 1) % 3)
 
     def _open(self, w: Window) -> None:
-        self.phase = Phase.CLAIM
+        self.phase = _CLAIM
         self.window = w
 
     def _draw(self, seat: int) -> None:
@@ -1032,7 +1037,7 @@ class State:
         if pao < 0 and ((i1[8] | i2[8]) & bit or (i0[9] | i1[9]) & bit):
             self._claims(x, order[1:], order[:2], options, chi)
         if options:
-            self.phase = Phase.CLAIM
+            self.phase = _CLAIM
             self.window = Window(
                 x,
                 d,
@@ -1102,7 +1107,7 @@ class State:
             chi: dict[int, dict[int, Action]] = {}
             self._claims(x, (n1, n2), (n1,), options, chi)
             if options:
-                self.phase = Phase.CLAIM
+                self.phase = _CLAIM
                 self.window = Window(
                     x,
                     p,
@@ -1266,7 +1271,7 @@ class State:
             )
         self.result = RoundResult(winner, res, deltas, bal, nxt)
         self.balances = bal
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.window = None
 
 
@@ -1306,7 +1311,7 @@ def new_game(
     s.chou_chi = [0, 0, 0]
     s.chou_peng = [0, 0, 0]
     s.dead = [False, False, False]
-    s.phase = Phase.DISCARD
+    s.phase = _DISCARD
     s.turn = deal.dealer
     s.window = None
     s.log = []
