@@ -98,9 +98,21 @@ _RUN_END = _faces_where(lambda n: n >= 2)
 _RUN_MID = _faces_where(lambda n: 1 <= n <= 8)
 _RUN_START = _faces_where(lambda n: n <= 7)
 _EQS = ((1 << 1 | 1 << 6 | 1 << 9), (1 << 11 | 1 << 16 | 1 << 19))
-_EQS_OTHERS = tuple(
-    (1 << f, eqs & ~(1 << f)) for eqs in _EQS for f in range(NUM_FACES) if eqs >> f & 1
-)
+_EQS_ALL = _EQS[0] | _EQS[1]
+
+
+def _eqs_partners(free: int) -> int:
+    """Faces of 二七十/贰柒拾 whose other two cards are in ``free``."""
+    got = 0
+    for eqs in _EQS:
+        for f in range(NUM_FACES):
+            if eqs >> f & 1 and free & (eqs & ~(1 << f)) == eqs & ~(1 << f):
+                got |= 1 << f
+    return got
+
+
+# By the free 二七十 faces of both sizes (64 cases).
+_EQS_PARTNERS = {m: _eqs_partners(m) for m in range(_EQS_ALL + 1) if m & _EQS_ALL == m}
 _SMALL = (1 << 10) - 1
 
 
@@ -111,17 +123,14 @@ def _partners(free: int, pairs: int) -> int:
     A single free copy of such a face has a group without the winning card; a card
     x on offer has a 吃 when also x x X (shape 4, one x from hand) is counted.
     """
-    got = (
+    return (
         (free << 1 & free << 2 & _RUN_END)
         | (free << 1 & free >> 1 & _RUN_MID)
         | (free >> 1 & free >> 2 & _RUN_START)
         | (pairs >> 10)
         | (pairs & _SMALL) << 10
+        | _EQS_PARTNERS[free & _EQS_ALL]
     )
-    for e, others in _EQS_OTHERS:
-        if free & others == others:
-            got |= e
-    return got
 
 
 # The most one winning card can add to a hand's 胡息: a 提/跑 upgrade or one more scoring set.
