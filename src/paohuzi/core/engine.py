@@ -817,7 +817,10 @@ class State:
             if aid == PASS_ID:
                 # Private: a pass tells the others the seat had an option (§14).
                 self.log.append(_EV_PASS[seat][w.card])
-            self._maybe_resolve()
+            if len(w.options) == 1:  # one seat decides alone (the common case)
+                self._resolve(w, seat, aid, _rank(w, seat, aid))
+            else:
+                self._maybe_resolve()
         return self.log[start:]
 
     # --------------------------------------------------------------- helpers
@@ -1155,10 +1158,6 @@ class State:
     def _maybe_resolve(self) -> None:
         w = self.window
         assert w is not None
-        if len(w.options) == 1:  # one seat decides alone (the common case)
-            ((s, a),) = w.answers.items()
-            self._resolve(w, s, a, _rank(w, s, a))
-            return
         best_seat, best_aid, best_rank = -1, PASS_ID, 99
         for s, a in w.answers.items():
             r = _rank(w, s, a)
