@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from ..core.actions import HU_ID, PASS_ID, Action
 from ..core.cards import COPIES, NUM_FACES
-from ..core.engine import Deal, Phase, State, TableGroup, Window
+from ..core.engine import Deal, Phase, State, TableGroup
 from ..core.groups import Group, GroupKind
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import SeatView
@@ -239,16 +239,7 @@ def _open_discard_window(st: State, p: int, x: int) -> None:
     options: dict[int, list[int]] = {}
     chi: dict[int, dict[int, Action]] = {}
     st._claims(x, order, order[:1], options, chi)
-    st.phase = Phase.CLAIM
-    st.window = Window(
-        x,
-        p,
-        False,
-        False,
-        {s: (*a, PASS_ID) for s, a in options.items()},
-        chi=chi,
-        order=(*order, p),
-    )
+    st._open_claims(x, p, False, False, options, chi, (*order, p))
 
 
 # --------------------------------------------------------------------- playouts

@@ -112,7 +112,13 @@ def _eqs_partners(free: int) -> int:
 
 
 # By the free 二七十 faces of both sizes (64 cases).
-_EQS_PARTNERS = {m: _eqs_partners(m) for m in range(_EQS_ALL + 1) if m & _EQS_ALL == m}
+_EQS_BITS = [1 << f for f in range(NUM_FACES) if _EQS_ALL >> f & 1]
+_EQS_PARTNERS = {
+    m: _eqs_partners(m)
+    for m in (
+        sum(b for i, b in enumerate(_EQS_BITS) if n >> i & 1) for n in range(1 << len(_EQS_BITS))
+    )
+}
 _SMALL = (1 << 10) - 1
 
 
@@ -142,15 +148,16 @@ def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
 
     With the 坎 and table 胡息 and :data:`_BEST_GAIN` this bounds every win a hand
     can make with one more card, so most hands far from 15 胡息 skip the search.
-    Counts of 3 or more are 坎, which stay whole, so they count as 0 here.
+    ``counts`` are free counts of 一二三七十 (a 坎 stays whole, so it counts as 0).
     """
-    one, two, three, seven, ten = (c if c < 3 else 0 for c in counts)
+    one, two, three, seven, ten = counts
     # n123 + min(two - n123, min(seven, ten)) is largest at this closed form.
     return min(two, min(one, two, three) + min(seven, ten)) * value
 
 
-# The bound by the counts of 一二三七十 of each size (read with _SMALL_FACES/_BIG_FACES).
-_BOUND_SMALL = {c: _huxi_bound(c, 3) for c in itertools.product(range(5), repeat=5)}
+# The bound by the free counts (0–2) of 一二三七十 of each size, read with
+# _SMALL_FACES/_BIG_FACES from a hand's free counts.
+_BOUND_SMALL = {c: _huxi_bound(c, 3) for c in itertools.product(range(3), repeat=5)}
 _BOUND_BIG = {c: _huxi_bound(c, 6) for c in _BOUND_SMALL}
 _SMALL_FACES = operator.itemgetter(0, 1, 2, 6, 9)
 _BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
@@ -226,6 +233,7 @@ _chi_plain: list[dict[int, _ChiTable]] = [{} for _ in range(NUM_FACES)]
 _CHI_MEMO_LIMIT = 50_000
 
 
+@cache
 def _bi_combos(
     x: int,
 ) -> list[list[tuple[int, list[tuple[int, int, int, Action]]]]]:
@@ -265,7 +273,6 @@ def _bi_combos(
     return out
 
 
-_BI_COMBOS = [_bi_combos(x) for x in range(NUM_FACES)]
 _X_LANE = [_REL_FACES[x].index(x) for x in range(NUM_FACES)]
 
 
@@ -284,7 +291,7 @@ def _chi_bi(x: int, related: tuple[int, ...]) -> _ChiTable:
         shift += 4
     out: dict[int, Action] = {}
     most = 0
-    for need0, options in _BI_COMBOS[x][related[_X_LANE[x]]]:
+    for need0, options in _bi_combos(x)[related[_X_LANE[x]]]:
         if (have - need0) & guard != guard:
             continue
         for aid, need, used, act in options:
@@ -377,14 +384,6 @@ class Deal:
             return Deal(dealer, (h[0], h[1], h[2]), parse_faces(str(d["stock"])))
         except (KeyError, AssertionError, IndexError) as e:
             raise RecordError(f"bad deal {d!r}: {e}") from None
-
-
-def _counts(faces: Sequence[int]) -> list[int]:
-    """The count vector of a deal's hand (already checked to hold faces only)."""
-    c = [0] * NUM_FACES
-    for f in faces:
-        c[f] += 1
-    return c
 
 
 def random_deal(seed: int, dealer: int) -> Deal:
@@ -948,6 +947,34 @@ class State:
         self.phase = _CLAIM
         self.window = w
 
+    def _open_claims(
+        self,
+        x: int,
+        source: int,
+        from_draw: bool,
+        last: bool,
+        options: dict[int, list[int]],
+        chi: dict[int, dict[int, Action]],
+        order: tuple[int, ...],
+        hu: dict[int, WinResult] | None = None,
+        forced_pao: int = -1,
+    ) -> None:
+        """Open the claim window on a drawn or discarded card; every seat may pass."""
+        self._open(
+            Window(
+                x,
+                source,
+                from_draw,
+                last,
+                {s: (*a, PASS_ID) for s, a in options.items()},
+                {},
+                hu if hu is not None else {},
+                chi,
+                order,
+                forced_pao,
+            )
+        )
+
     def _draw(self, seat: int) -> None:
         """Draw and resolve cards until some seat must decide (§4, §5)."""
         while True:
@@ -1028,8 +1055,8 @@ class State:
         # Step 2: 胡 (the cached candidate masks reject most seats without a call).
         hu: dict[int, WinResult] = {}
         if (i0[3] | i1[3] | i2[3]) & bit:
-            for s in order:
-                if (info[s] or self._info(s))[3] & bit:
+            for s, inf in zip(order, (i0, i1, i2), strict=True):
+                if inf[3] & bit:
                     r = self._win(s, x, s == d, last)
                     if r is not None:
                         hu[s] = r
@@ -1049,19 +1076,7 @@ class State:
         if pao < 0 and ((i1[8] | i2[8]) & bit or (i0[9] | i1[9]) & bit):
             self._claims(x, order[1:], order[:2], options, chi)
         if options:
-            self.phase = _CLAIM
-            self.window = Window(
-                x,
-                d,
-                True,
-                last,
-                {s: (*a, PASS_ID) for s, a in options.items()},
-                {},
-                hu,
-                chi,
-                order,
-                pao,
-            )
+            self._open_claims(x, d, True, last, options, chi, order, hu, pao)
             return True
         if pao >= 0:
             self._pao(pao, x, d, True)
@@ -1119,18 +1134,7 @@ class State:
             chi: dict[int, dict[int, Action]] = {}
             self._claims(x, (n1, n2), (n1,), options, chi)
             if options:
-                self.phase = _CLAIM
-                self.window = Window(
-                    x,
-                    p,
-                    False,
-                    False,
-                    {s: (*a, PASS_ID) for s, a in options.items()},
-                    {},
-                    {},
-                    chi,
-                    _DISCARD_ORDER[p],
-                )
+                self._open_claims(x, p, False, False, options, chi, _DISCARD_ORDER[p])
                 return
         self.piles[p].append(x)
         self.log.append(_EV_PILE[p][x])
@@ -1312,7 +1316,7 @@ def new_game(
     s.seed = seed
     s.deal = deal
     s.dealer = deal.dealer
-    s.hands = [_counts(h) for h in deal.hands]
+    s.hands = [counts_of(h) for h in deal.hands]
     s.tables = [[], [], []]
     s.piles = [[], [], []]
     s.stock = list(reversed(deal.stock))
