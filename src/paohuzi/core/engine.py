@@ -215,11 +215,8 @@ def _chi_action(aid: int, x: int) -> Action:
 
 
 # The related faces of x, read from a hand's bytes: what its 吃 options depend on.
-_REL_GET = [
-    operator.itemgetter(*[f for f in range(NUM_FACES) if (_REL[x] >> f) & 1])
-    for x in range(NUM_FACES)
-]
 _REL_FACES = [[f for f in range(NUM_FACES) if (_REL[x] >> f) & 1] for x in range(NUM_FACES)]
+_REL_GET = [operator.itemgetter(*faces) for faces in _REL_FACES]
 # 吃 options by card and related counts: ({id: action} in id order, most cards used).
 _ChiTable = tuple[dict[int, Action], int]
 _chi_memo: list[dict[tuple[int, ...], _ChiTable]] = [{} for _ in range(NUM_FACES)]
