@@ -233,11 +233,11 @@ _CHI_MEMO_LIMIT = 50_000
 @cache
 def _bi_combos(
     x: int,
-) -> list[list[tuple[int, list[tuple[int, int, int, Action]]]]]:
+) -> list[list[tuple[int, list[tuple[int, int, int]]]]]:
     """Every 吃 of x with its 比, as requirements on the hand, by copies of x in hand.
 
     ``[c]`` lists, per 吃 shape s0 (in id order), the packed counts its own two
-    cards need and its options (id, packed counts needed, hand cards used, action)
+    cards need and its options (id, packed counts needed, hand cards used)
     that use exactly c copies of x from the hand: 比 must use them all (§7). Counts
     are packed four bits a lane over the faces related to x (see :func:`_chi_bi`).
     """
@@ -247,24 +247,24 @@ def _bi_combos(
         return sum(1 << lane[f] for f in faces)
 
     shapes = _SHAPES[x]
-    out: list[list[tuple[int, list[tuple[int, int, int, Action]]]]] = [[], [], []]
+    out: list[list[tuple[int, list[tuple[int, int, int]]]]] = [[], [], []]
     for c in (1, 2):
         for s0, _g0, need in shapes:
-            found: list[tuple[int, int, int, Action]] = []
+            found: list[tuple[int, int, int]] = []
             x0 = need.count(x)
             if x0 == c:
-                found.append((chi_id(s0), packed(need), 2, _chi_action(chi_id(s0), x)))
+                found.append((chi_id(s0), packed(need), 2))
             for b1, gb, _n in shapes:
                 x1 = x0 + gb.count(x)
                 if x1 == c:
                     aid = chi_id(s0, b1)
-                    found.append((aid, packed(need + gb), 5, _chi_action(aid, x)))
+                    found.append((aid, packed(need + gb), 5))
                     continue
                 for b2, gc, _n2 in shapes:
                     if b2 < b1 or b2 == 4 or x1 + gc.count(x) != c:
                         continue
                     aid = chi_id(s0, b1, b2)
-                    found.append((aid, packed(need + gb + gc), 8, _chi_action(aid, x)))
+                    found.append((aid, packed(need + gb + gc), 8))
             if found:
                 out[c].append((packed(need), sorted(found)))
     return out
@@ -291,9 +291,9 @@ def _chi_bi(x: int, related: tuple[int, ...]) -> _ChiTable:
     for need0, options in _bi_combos(x)[related[_X_LANE[x]]]:
         if (have - need0) & guard != guard:
             continue
-        for aid, need, used, act in options:
+        for aid, need, used in options:
             if (have - need) & guard == guard:
-                out[aid] = act
+                out[aid] = _chi_action(aid, x)
                 if used > most:
                     most = used
     return out, most
