@@ -97,7 +97,7 @@ def play_round(
         if hasattr(bot, "rules"):
             setattr(bot, "rules", rules)  # noqa: B010 - optional attribute of some bots
         bots.append(bot)
-    st = new_game(rules, seed, dealer, balances=(rules.starting_balance,) * 3)
+    st = new_game(rules, seed=seed, dealer=dealer, balances=(rules.starting_balance,) * 3)
     times: list[list[float]] = [[], [], []]
     while not st.over:
         seat = st.to_act()[0]
@@ -107,7 +107,7 @@ def play_round(
         dt = time.perf_counter() - t0
         if len(v.legal) > 1:
             times[seat].append(dt)
-        st.apply(action.id, seat)
+        st.apply(seat, action.id)
     res = st.result
     assert res is not None
     if records is not None:

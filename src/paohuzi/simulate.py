@@ -45,7 +45,7 @@ def simulate(
         state = new_game(rules, seed=rng.randrange(2**63), dealer=g % 3)
         while not state.over:
             seat = state.to_act()[0]
-            ids = state.legal_ids(seat)
+            ids = state.legal_actions(seat)
             aid = HU_ID if always_hu and HU_ID in ids else rng.choice(ids)
             state.apply_fast(seat, aid)
             actions += 1

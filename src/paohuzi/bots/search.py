@@ -23,14 +23,15 @@ from collections.abc import Sequence
 
 from ..core.actions import HU_ID, PASS_ID, Action
 from ..core.cards import COPIES, NUM_FACES
-from ..core.engine import Deal, Phase, State, TableGroup
+from ..core.engine import Assignment, Phase, State, TableGroup, determinize
+from ..core.errors import HandError
 from ..core.groups import Group, GroupKind
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import SeatView
 from .base import obvious_action
 from .heuristic import Context, HeuristicBot, claim_value
 
-__all__ = ["SearchBot", "determinize", "playout", "policy"]
+__all__ = ["SearchBot", "playout", "policy", "sample_assignment", "sample_state"]
 
 
 # --------------------------------------------------------------------- sampling
@@ -49,16 +50,16 @@ def _visible_mask(view: SeatView) -> int:
     return mask
 
 
-def determinize(view: SeatView, rules: RuleSet, rng: random.Random) -> State:
-    """A full state consistent with ``view``, its hidden cards sampled.
+def sample_assignment(view: SeatView, rng: random.Random) -> Assignment:
+    """A random guess at the cards ``view`` hides, fitting what the seat has seen.
 
-    The state is built directly (the view carries no history to replay): hands,
-    tables, piles, stock, 臭 sets, phase, and, in a claim window, the window the
-    engine would open for the sampled hands.
+    Four copies of each face minus everything seen; a face-down 偎/提 takes a face
+    with 3/4 unseen copies; faces that passed a claim window, or the card on offer,
+    are kept out of the others' 坎 where possible (a 跑 would have been forced).
     """
     me = view.seat
     if me is None:
-        raise ValueError("a spectator view cannot be determinized")
+        raise HandError("a spectator view cannot be determinized")
     seen = view.seen_counts()
     pool = [COPIES - c for c in seen]
     offer = view.offer if view.phase is Phase.CLAIM else None
@@ -88,7 +89,7 @@ def determinize(view: SeatView, rules: RuleSet, rng: random.Random) -> State:
             pool = trial
             break
     else:
-        raise ValueError("no assignment of the face-down groups fits the seen cards")
+        raise HandError("no assignment of the face-down groups fits the seen cards")
     tables: list[list[TableGroup]] = [[], [], []]
     for s in range(3):
         for i, vg in enumerate(view.tables[s]):
@@ -168,78 +169,31 @@ def determinize(view: SeatView, rules: RuleSet, rng: random.Random) -> State:
                     hands[where][f] += 1
                 h[g] += 1
                 h[f] -= 1
-    return _build_state(view, rules, hands, tables, stock)
+    return Assignment(
+        hands=(_faces(hands[0]), _faces(hands[1]), _faces(hands[2])),
+        hidden=chosen,
+        stock=tuple(reversed(stock)),
+    )
 
 
-def _build_state(
-    view: SeatView,
-    rules: RuleSet,
-    hands: list[list[int]],
-    tables: list[list[TableGroup]],
-    stock: list[int],
-) -> State:
-    me = view.seat
-    assert me is not None
-    st = State.__new__(State)
-    st.rules = rules
-    st.seed = None
-    deal = object.__new__(Deal)
-    dealt = [tuple(f for f in range(NUM_FACES) for _ in range(h[f])) for h in hands]
-    dealt[view.dealer] = (*dealt[view.dealer], view.liangzhang)
-    object.__setattr__(deal, "dealer", view.dealer)
-    object.__setattr__(deal, "hands", (dealt[0], dealt[1], dealt[2]))
-    object.__setattr__(deal, "stock", tuple(stock))
-    st.deal = deal
-    st.dealer = view.dealer
-    st.hands = hands
-    st.tables = tables
-    st.piles = [list(p) for p in view.piles]
-    st.stock = stock
-    chou_chi = [0, 0, 0]
-    chou_peng = [0, 0, 0]
-    for s in range(3):
-        if s == me:
-            chou_chi[s] = sum(1 << f for f in view.chou_chi or ())
-            chou_peng[s] = sum(1 << f for f in view.chou_peng or ())
-        else:
-            # Its own discards are 臭 to it; its pile is the best guess at them.
-            m = sum(1 << f for f in set(view.piles[s]))
-            chou_chi[s] = m
-            chou_peng[s] = m
-    st.chou_chi = chou_chi
-    st.chou_peng = chou_peng
-    st.dead = list(view.dead)
-    st.phase = Phase.DISCARD
-    st.turn = view.turn
-    st.window = None
-    st.log = []
-    st.decisions = []
-    st.version = view.version
-    st.balances = view.balances
-    st.result = None
-    st.draws = 0
-    st.win_card = -1
-    st.balances_at_start = view.balances
-    st.info = [None, None, None]
-    st.tinfo = [None, None, None]
-    if view.phase is Phase.CLAIM:
-        x = view.offer
-        src = view.offer_source
-        assert x is not None and src is not None
-        if view.offer_from_draw:
-            st._resolve_draw(src, x, not stock)
-        else:
-            _open_discard_window(st, src, x)
-    return st
+def _faces(counts: list[int]) -> tuple[int, ...]:
+    return tuple(f for f in range(NUM_FACES) for _ in range(counts[f]))
 
 
-def _open_discard_window(st: State, p: int, x: int) -> None:
-    """The claim window of §6 for a discard already made (no forced 跑 possible)."""
-    order = ((p + 1) % 3, (p + 2) % 3)
-    options: dict[int, list[int]] = {}
-    chi: dict[int, dict[int, Action]] = {}
-    st._claims(x, order, order[:1], options, chi)
-    st._open_claims(x, p, False, False, options, chi, (*order, p))
+def sample_state(
+    view: SeatView, rules: RuleSet, rng: random.Random, tries: int = 5
+) -> State | None:
+    """A determinized state for ``view`` (:func:`paohuzi.core.engine.determinize`).
+
+    A guess that would change the seat's own options (say, a guessed 坎 of the card
+    on offer) is drawn again, up to ``tries`` times; None if none fits.
+    """
+    for _ in range(tries):
+        try:
+            return determinize(view, sample_assignment(view, rng), rules)
+        except HandError:
+            continue
+    return None
 
 
 # --------------------------------------------------------------------- playouts
@@ -288,7 +242,7 @@ def playout(st: State) -> None:
     """Play ``st`` to the end of the round with the heuristic in every seat."""
     while st.phase is not Phase.OVER:
         seat = st.to_act()[0]
-        st.apply_fast(seat, policy(st, seat, st.legal_ids(seat)))
+        st.apply_fast(seat, policy(st, seat, st.legal_actions(seat)))
 
 
 # ----------------------------------------------------------------------- the bot
@@ -334,7 +288,9 @@ class SearchBot:
         assert me is not None
         outcomes: list[list[float]] = [[] for _ in cands]
         for _ in range(self.samples):
-            base = determinize(view, self.rules, self.rng)
+            base = sample_state(view, self.rules, self.rng)
+            if base is None:
+                continue
             for j, a in enumerate(cands):
                 st = base.clone()
                 st.apply_fast(me, a.id)
@@ -342,6 +298,8 @@ class SearchBot:
                 res = st.result
                 assert res is not None
                 outcomes[j].append(float(res.deltas[me]))
+        if not outcomes[0]:
+            return cands[0]
         return cands[_choose(outcomes, self.z)]
 
 

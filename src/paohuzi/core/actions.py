@@ -10,8 +10,11 @@ Id ranges (stable; the AI environment uses them as its action space):
 23–316      吃 the card on offer: ``23 + s0*49 + b1*7 + b2``
 ==========  =====================================================
 
-A 吃 id is relative to the card X on offer: ``s0`` is the shape of the 吃 group and
-``b1 <= b2`` the shapes of the 比 groups (6 = none). Shapes, for X:
+A 吃 id is relative to the card X on offer: ``s0 <= b1 <= b2`` are the shapes of
+the groups it lays down (6 = none), smallest first: every group holds a copy of X,
+so the option is the set of groups, not which one took the card (§7). Only these
+canonical ids are legal; :func:`canonical_id` maps an unsorted id (0.1 records)
+to its canonical twin. Shapes, for X:
 0 = (X−2, X−1, X), 1 = (X−1, X, X+1), 2 = (X, X+1, X+2), 3 = 二七十 of X's size,
 4 = (X, X, X') and 5 = (X, X', X') where X' is X's number in the other size.
 """
@@ -34,7 +37,9 @@ __all__ = [
     "PENG_ID",
     "Action",
     "ActionKind",
+    "canonical_id",
     "chi_id",
+    "is_canonical_chi",
     "parse_action",
     "shape_faces",
 ]
@@ -80,9 +85,34 @@ def shape_faces(x: int, shape: int) -> tuple[int, int, int] | None:
 
 
 def chi_id(s0: int, b1: int = NO_SHAPE, b2: int = NO_SHAPE) -> int:
+    """The id of the 吃 laying down groups of shapes ``s0``, ``b1``, ``b2`` (§7).
+
+    A 吃 is identified by the groups it puts on the table, not by which of them took
+    the card on offer: every group holds a copy of X, so ``吃:陆柒捌 比:八捌捌`` and
+    ``吃:八捌捌 比:陆柒捌`` are one option. The shapes are sorted, smallest first.
+    """
+    if s0 > b1:
+        s0, b1 = b1, s0
     if b1 > b2:
         b1, b2 = b2, b1
+        if s0 > b1:
+            s0, b1 = b1, s0
     return CHI_BASE + s0 * 49 + b1 * 7 + b2
+
+
+def canonical_id(action_id: int) -> int:
+    """The id of the same action with its 吃 shapes sorted (0.1 records used either order)."""
+    if action_id < CHI_BASE or action_id >= NUM_ACTIONS:
+        return action_id
+    r = action_id - CHI_BASE
+    return chi_id(r // 49, (r // 7) % 7, r % 7)
+
+
+def is_canonical_chi(action_id: int) -> bool:
+    """Whether a 吃 id names its shapes smallest first (the only ids the engine offers)."""
+    r = action_id - CHI_BASE
+    s0, b1, b2 = r // 49, (r // 7) % 7, r % 7
+    return s0 != NO_SHAPE and s0 <= b1 <= b2
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +143,11 @@ class Action:
             raise NotationError(f"吃 id {action_id} needs the card on offer")
         r = action_id - CHI_BASE
         s0, b1, b2 = r // 49, (r // 7) % 7, r % 7
-        if s0 == NO_SHAPE or b1 > b2:
-            raise NotationError(f"吃 id {action_id} is not canonical")
+        if not is_canonical_chi(action_id):
+            raise NotationError(
+                f"吃 id {action_id} is not canonical (its shapes are not smallest first): "
+                f"use {canonical_id(action_id)}"
+            )
         groups = []
         for s in (s0, b1, b2):
             if s == NO_SHAPE:
@@ -229,7 +262,7 @@ def parse_action(text: str, card: int | None = None) -> Action:
                 raise NotationError(f"{format_faces(faces)!r} is no group around {glyph(card)}")
         if len(shapes) > 3:
             raise NotationError("a 吃 has at most two 比 groups")
-        bis = sorted(shapes[1:]) + [NO_SHAPE] * (3 - len(shapes))
-        return Action.from_id(chi_id(shapes[0], bis[0], bis[1]), card)
+        padded = [*shapes, NO_SHAPE, NO_SHAPE][:3]
+        return Action.from_id(chi_id(padded[0], padded[1], padded[2]), card)
     except NotationError as e:
         raise NotationError(f"bad action {text!r}: {e}") from None

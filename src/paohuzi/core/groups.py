@@ -18,6 +18,7 @@ __all__ = [
     "SAME_FACE_KINDS",
     "Group",
     "GroupKind",
+    "TableGroup",
     "format_groups",
     "is_set_shape",
     "parse_group",
@@ -197,3 +198,11 @@ def parse_groups(text: str | Iterable[str | Group]) -> tuple[Group, ...]:
 
 def format_groups(groups: Iterable[Group], ascii: bool = False) -> str:
     return " ".join(g.notation(ascii) for g in groups)
+
+
+@dataclass(frozen=True, slots=True)
+class TableGroup:
+    """A group on a seat's table; ``hidden`` ones (偎, dealt 提) lie face down (§14)."""
+
+    group: Group
+    hidden: bool = False

@@ -56,7 +56,7 @@ class Match:
             raise RecordError("the match is over")
         idx = len(self.finished)
         self.current = new_game(
-            self.rules, self.round_seed(idx), self.dealer, balances=self.balances
+            self.rules, seed=self.round_seed(idx), dealer=self.dealer, balances=self.balances
         )
         return self.current
 

@@ -39,7 +39,9 @@ class RecordedAction:
 def round_record(state: State) -> dict[str, Any]:
     """The record of a round (finished or not) as a JSON-ready dict."""
     actions = []
-    replayer = new_game(state.rules, state.seed, deal=state.deal, balances=state.balances_at_start)
+    replayer = new_game(
+        state.rules, seed=state.seed, deal=state.deal, balances=state.balances_at_start
+    )
     for seat, aid in state.decisions:
         actions.append({"seat": seat, "id": aid, "text": replayer.action(seat, aid).text()})
         replayer.apply_fast(seat, aid)
@@ -76,7 +78,7 @@ def replay(record: dict[str, Any], upto: int | None = None) -> State:
         rules = RuleSet.from_dict(record["rules"])
         deal = Deal.from_dict(record["deal"])
         balances = record.get("balances")
-        state = new_game(rules, record.get("seed"), deal=deal, balances=balances)
+        state = new_game(rules, seed=record.get("seed"), deal=deal, balances=balances)
         actions = record["actions"]
     except KeyError as e:
         raise RecordError(f"record lacks {e.args[0]!r}") from None
@@ -86,9 +88,9 @@ def replay(record: dict[str, Any], upto: int | None = None) -> State:
         try:
             seat = a["seat"]
             if "id" in a:
-                state.apply(int(a["id"]), seat=seat)
+                state.apply(seat, int(a["id"]))
             else:
-                state.apply(str(a["text"]), seat=seat)
+                state.apply(seat, str(a["text"]))
         except (KeyError, TypeError) as e:
             raise RecordError(f"action {i} {a!r} is malformed: {e}") from None
         except PaohuziError as e:

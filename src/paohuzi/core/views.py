@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import NUM_FACES, glyph
-from .engine import Phase, RoundResult, State
 from .events import Event
 from .groups import Group, GroupKind
+from .state import Phase, RoundResult, State
 
 __all__ = ["SeatView", "ViewGroup", "censored_log", "format_view", "view"]
 
@@ -54,6 +54,7 @@ class SeatView:
     hand_sizes: tuple[int, int, int]
     tables: tuple[tuple[ViewGroup, ...], tuple[ViewGroup, ...], tuple[ViewGroup, ...]]
     piles: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    discards: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # public, in order
     stock_count: int
     chou_chi: frozenset[int] | None
     chou_peng: frozenset[int] | None
@@ -136,7 +137,7 @@ def view(state: State, seat: int | None) -> SeatView:
         src = w.source
         from_draw = w.from_draw
         placed = w.after_own  # already in the drawer's 提/偎, or (天胡) in the hand
-    legal = tuple(state.legal_actions(seat)) if seat is not None else ()
+    legal = tuple(state.legal_moves(seat)) if seat is not None else ()
     # Who may claim a card is private: the others only see that a claim is pending.
     acting = state.to_act()
     to_act = acting if state.phase is not Phase.CLAIM else tuple(s for s in acting if s == seat)
@@ -150,6 +151,7 @@ def view(state: State, seat: int | None) -> SeatView:
         hand_sizes=(sum(state.hands[0]), sum(state.hands[1]), sum(state.hands[2])),
         tables=(tables[0], tables[1], tables[2]),
         piles=(tuple(state.piles[0]), tuple(state.piles[1]), tuple(state.piles[2])),
+        discards=(tuple(state.discards[0]), tuple(state.discards[1]), tuple(state.discards[2])),
         stock_count=len(state.stock),
         chou_chi=frozenset(f for f in range(NUM_FACES) if (state.chou_chi[seat] >> f) & 1)
         if seat is not None

@@ -120,17 +120,17 @@ class GameSession:
         st = self.state
         assert st is not None
         try:
-            return st.apply(action, seat), None
+            return st.apply(seat, action), None
         except PaohuziError as e:
-            legal = st.legal_ids(seat)
+            legal = st.legal_actions(seat)
             fallback = PASS_ID if PASS_ID in legal else legal[0]
-            return st.apply(fallback, seat), f"bot seat {seat}: {e}; played {fallback} instead"
+            return st.apply(seat, fallback), f"bot seat {seat}: {e}; played {fallback} instead"
 
     def apply_human(self, action: Action | str | int) -> list[Event]:
         """Apply the human's answer; raises :class:`IllegalActionError` with the reason."""
         st = self.state
         assert st is not None
-        return st.apply(action, self.human)
+        return st.apply(self.human, action)
 
     def finish_round(self) -> State:
         """Settle the finished round into the match and save the record."""

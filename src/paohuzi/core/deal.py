@@ -1,0 +1,157 @@
+"""The deal (RULES.md §3): a seeded shuffle of the 80 cards, the hands and the 亮张.
+
+Chance is an actor with a seed, as in OpenSpiel: ``random_deal(seed, dealer)`` always
+deals the same cards, on every Python version, so a record needs only the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .cards import COPIES, DECK_SIZE, counts_of, format_faces, full_deck, glyph, parse_faces
+from .errors import NotationError, RecordError
+
+__all__ = ["Deal", "check_seat", "check_seed", "random_deal"]
+
+SEATS = (0, 1, 2)
+
+
+def check_seat(seat: object, what: str = "seat") -> int:
+    """``seat`` as 0, 1 or 2, or a :class:`RecordError` quoting it."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
+        raise RecordError(f"{what} must be seat 0, 1 or 2, got {seat!r}")
+    return seat
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Who got what: each seat's dealt hand and the stock, top card first.
+
+    The dealer's hand has 21 cards, the last of which is the 亮张; the others 20.
+    The repr is the notation, so ``eval(repr(deal))`` rebuilds it with ``Deal.parse``.
+    """
+
+    dealer: int
+    hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    stock: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        """Refuse a deal that is not all 80 cards once, 21/20/20 and 19 in the stock."""
+        check_seat(self.dealer, "dealer")
+        if not isinstance(self.hands, tuple) or len(self.hands) != 3:
+            raise RecordError(f"a deal has three hands, got {self.hands!r}")
+        for h in (*self.hands, self.stock):
+            if not isinstance(h, tuple) or any(
+                isinstance(f, bool) or not isinstance(f, int) for f in h
+            ):
+                raise RecordError(f"a dealt hand or stock is a tuple of faces, got {h!r}")
+        sizes = [len(h) for h in self.hands]
+        want = [21 if s == self.dealer else 20 for s in SEATS]
+        if sizes != want:
+            raise RecordError(f"dealt hands must hold {want} cards, got {sizes}")
+        if len(self.stock) != DECK_SIZE - 61:
+            raise RecordError(f"the stock must hold 19 cards, got {len(self.stock)}")
+        try:
+            counts = counts_of([f for h in self.hands for f in h] + list(self.stock))
+        except (NotationError, IndexError, ValueError):
+            raise RecordError(f"a deal holds a card that is no face: {self!r}") from None
+        if any(c != COPIES for c in counts):
+            bad = [f"{glyph(f)}×{c}" for f, c in enumerate(counts) if c != COPIES]
+            raise RecordError(f"a deal must use all 80 cards once: {' '.join(bad)}")
+
+    @classmethod
+    def _unchecked(
+        cls, dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]
+    ) -> Deal:
+        """A deal known to be well formed (a shuffled full deck), without the checks."""
+        d = object.__new__(cls)
+        object.__setattr__(d, "dealer", dealer)
+        object.__setattr__(d, "hands", hands)
+        object.__setattr__(d, "stock", stock)
+        return d
+
+    @property
+    def liangzhang(self) -> int:
+        """亮张: the dealer's 21st card, shown to everyone (§3)."""
+        return self.hands[self.dealer][-1]
+
+    def to_dict(self) -> dict[str, object]:
+        """The record form: hands and stock in notation."""
+        return {
+            "dealer": self.dealer,
+            "hands": [format_faces(h) for h in self.hands],
+            "stock": format_faces(self.stock),
+        }
+
+    @staticmethod
+    def from_dict(d: object) -> Deal:
+        """Read :meth:`to_dict`'s form; anything else is a :class:`RecordError` quoting it."""
+        if not isinstance(d, dict):
+            raise RecordError(f"a deal is an object with dealer, hands and stock, got {d!r}")
+        hands, dealer, stock = d.get("hands"), d.get("dealer"), d.get("stock")
+        if (
+            not isinstance(hands, list)
+            or len(hands) != 3
+            or not all(isinstance(h, str) for h in (*hands, stock))
+        ):
+            raise RecordError(f"bad deal {d!r}: hands must be three strings and stock a string")
+        check_seat(dealer, "dealer")
+        assert isinstance(stock, str) and isinstance(dealer, int)
+        try:
+            h = tuple(parse_faces(x) for x in hands)
+            return Deal(dealer, (h[0], h[1], h[2]), parse_faces(stock))
+        except NotationError as e:
+            raise RecordError(f"bad deal {d!r}: {e}") from None
+
+    def __repr__(self) -> str:
+        """The constructor call in notation, e.g. ``Deal.parse(0, ['一…', …], '…')``."""
+        hands = [format_faces(h) for h in self.hands]
+        return f"Deal.parse({self.dealer}, {hands!r}, {format_faces(self.stock)!r})"
+
+    @staticmethod
+    def parse(dealer: int, hands: list[str] | tuple[str, ...], stock: str) -> Deal:
+        """A deal from notation: three hands (the dealer's 亮张 last) and the stock."""
+        return Deal.from_dict({"dealer": dealer, "hands": list(hands), "stock": stock})
+
+
+def random_deal(seed: int, dealer: int) -> Deal:
+    """Shuffle all 80 cards with ``random.Random(seed)`` and deal them."""
+    check_seed(seed)
+    check_seat(dealer, "dealer")
+    deck = list(_DECK)
+    _shuffle(deck, random.Random(seed))
+    hands: list[tuple[int, ...]] = []
+    pos = 0
+    for s in SEATS:
+        n = 21 if s == dealer else 20
+        hands.append(tuple(deck[pos : pos + n]))
+        pos += n
+    return Deal._unchecked(dealer, (hands[0], hands[1], hands[2]), tuple(deck[pos:]))
+
+
+def check_seed(seed: object) -> int | None:
+    """A round's seed is an int or None (no seed: a fixed deal), never a string."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RecordError(f"a seed is an integer or null, got {seed!r}")
+    return seed
+
+
+_DECK = tuple(full_deck())
+# (i, bits of i + 1) for the Fisher-Yates steps over the 80 cards.
+_STEPS = tuple((i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
+
+
+def _shuffle(deck: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(deck)``, step for step, in a third of the time.
+
+    The same draws of ``getrandbits`` as CPython's ``Random.shuffle`` (so seeds keep
+    their deals); written out so that a deal does not depend on the Python version.
+    """
+    getrandbits = rng.getrandbits
+    for i, k in _STEPS:
+        n = i + 1
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]

@@ -1,0 +1,285 @@
+"""Each seat's facts as bit masks of faces, so a card on offer is checked in one AND.
+
+Every claim and win check of the engine first asks "could this seat do anything
+with face x?" A :class:`SeatFacts` answers with masks (bit f set: maybe, clear:
+certainly not), computed once from the seat's hand and table and dropped by
+:meth:`paohuzi.core.state.State.touch` whenever a card of that seat moves.
+:class:`TableFacts` does the same for the table groups alone, which change less.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Callable, Sequence
+
+from .actions import shape_faces
+from .cards import NUM_FACES, is_red
+from .groups import Group, GroupKind, TableGroup
+from .hand import complete_size
+from .rules import RuleSet
+
+__all__ = [
+    "SeatFacts",
+    "TableFacts",
+    "owes_discard",
+    "related_mask",
+    "seat_facts",
+    "table_facts",
+]
+
+_ALL_FACES = (1 << NUM_FACES) - 1
+_SMALL = (1 << 10) - 1
+
+
+def owes_discard(owned: int, quads: int) -> bool:
+    """八块 (§9): a player discards exactly when the cards he owns T equal W(k).
+
+    ``owned`` is T (hand, 坎 included, and every table card), ``quads`` is k (his
+    提 and 跑). W(k) is :func:`~paohuzi.core.hand.complete_size`.
+    """
+    return owned == complete_size(quads)
+
+
+def _related(x: int) -> int:
+    """Faces that can share a group with face x (same face, other size, ±2, 二七十)."""
+    mask = 1 << x
+    for s in range(6):
+        g = shape_faces(x, s)
+        if g is not None:
+            for f in g:
+                mask |= 1 << f
+    return mask
+
+
+_REL = tuple(_related(x) for x in range(NUM_FACES))
+
+
+def related_mask(x: int) -> int:
+    """:func:`_related` as a bit mask, precomputed."""
+    return _REL[x]
+
+
+def _faces_where(pred: Callable[[int], bool]) -> int:
+    """The faces (as a bit mask) whose number 0–9 satisfies ``pred``."""
+    return sum(1 << f for f in range(NUM_FACES) if pred(f % 10))
+
+
+# Faces that can be the third, middle or first card of a run.
+_RUN_END = _faces_where(lambda n: n >= 2)
+_RUN_MID = _faces_where(lambda n: 1 <= n <= 8)
+_RUN_START = _faces_where(lambda n: n <= 7)
+# 二七十 and 贰柒拾: the red faces of each size.
+_EQS = tuple(sum(1 << f for f in range(b, b + 10) if is_red(f)) for b in (0, 10))
+_EQS_ALL = _EQS[0] | _EQS[1]
+
+
+def _eqs_partners(free: int) -> int:
+    """Faces of 二七十/贰柒拾 whose other two cards are in ``free``."""
+    got = 0
+    for eqs in _EQS:
+        for f in range(NUM_FACES):
+            if eqs >> f & 1 and free & (eqs & ~(1 << f)) == eqs & ~(1 << f):
+                got |= 1 << f
+    return got
+
+
+# By the free 二七十 faces of both sizes (64 cases).
+_EQS_BITS = [1 << f for f in range(NUM_FACES) if _EQS_ALL >> f & 1]
+_EQS_PARTNERS = {
+    m: _eqs_partners(m)
+    for m in (
+        sum(b for i, b in enumerate(_EQS_BITS) if n >> i & 1) for n in range(1 << len(_EQS_BITS))
+    )
+}
+
+
+def _partners(free: int, pairs: int) -> int:
+    """Faces x whose other two cards of some group (run, 二七十, x X X) are free.
+
+    ``free`` holds the faces with one or two free copies, ``pairs`` those with two.
+    A single free copy of such a face has a group without the winning card; a card
+    x on offer has a 吃 when also x x X (shape 4, one x from hand) is counted.
+    """
+    return (
+        (free << 1 & free << 2 & _RUN_END)
+        | (free << 1 & free >> 1 & _RUN_MID)
+        | (free >> 1 & free >> 2 & _RUN_START)
+        | (pairs >> 10)
+        | (pairs & _SMALL) << 10
+        | _EQS_PARTNERS[free & _EQS_ALL]
+    )
+
+
+# The most one winning card can add to a hand's 胡息: a 提/跑 upgrade or one more scoring set.
+_BEST_GAIN = 6
+
+
+def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
+    """The most 胡息 that 一二三/二七十 sets of one size's free cards can hold.
+
+    With the 坎 and table 胡息 and :data:`_BEST_GAIN` this bounds every win a hand
+    can make with one more card, so most hands far from 15 胡息 skip the search.
+    ``counts`` are free counts of 一二三七十 (a 坎 stays whole, so it counts as 0).
+    """
+    one, two, three, seven, ten = counts
+    # n123 + min(two - n123, min(seven, ten)) is largest at this closed form.
+    return min(two, min(one, two, three) + min(seven, ten)) * value
+
+
+# 胡息 of a 坎 and of a scoring set, small and big (§2), from the groups themselves.
+_KAN_HUXI = (Group(GroupKind.KAN, (0,) * 3).huxi, Group(GroupKind.KAN, (10,) * 3).huxi)
+_SET_HUXI = (
+    Group(GroupKind.JU, (0, 1, 2)).huxi,
+    Group(GroupKind.JU, (10, 11, 12)).huxi,
+)
+# The bound by the free counts (0–2) of 一二三七十 of each size.
+_BOUND_SMALL = {c: _huxi_bound(c, _SET_HUXI[0]) for c in itertools.product(range(3), repeat=5)}
+_BOUND_BIG = {c: _huxi_bound(c, _SET_HUXI[1]) for c in _BOUND_SMALL}
+_SMALL_FACES = operator.itemgetter(0, 1, 2, 6, 9)
+_BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
+# bytes.translate maps that turn a hand's counts into a face bit mask via int(_, 2).
+_SINGLE_CH = bytes(49 if c == 1 else 48 for c in range(256))
+_PAIR_CH = bytes(49 if c == 2 else 48 for c in range(256))
+_KAN_CH = bytes(49 if c >= 3 else 48 for c in range(256))
+_FREE_COUNT = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
+
+
+class TableFacts:
+    """What a seat's table groups decide: card count, 提/跑, 胡息, 偎 and 碰 faces."""
+
+    __slots__ = ("cards", "huxi", "peng", "quads", "wei")
+
+    def __init__(self, cards: int, quads: int, huxi: int, wei: int, peng: int) -> None:
+        """Store the facts (see :func:`table_facts`)."""
+        self.cards = cards  # cards on the table (a 提/跑 counts 4)
+        self.quads = quads  # k of §9: 提 and 跑
+        self.huxi = huxi
+        self.wei = wei  # faces of face-down 偎 and shown 臭偎
+        self.peng = peng  # faces of open 碰
+
+    def plus(self, cards: int, huxi: int, peng: int = 0) -> TableFacts:
+        """These facts after laying down 吃 or 碰 groups (``peng``: their face bits)."""
+        return TableFacts(
+            self.cards + cards, self.quads, self.huxi + huxi, self.wei, self.peng | peng
+        )
+
+
+def table_facts(table: Sequence[TableGroup]) -> TableFacts:
+    """Count a table's groups into :class:`TableFacts`."""
+    n = k = huxi = wei = peng = 0
+    for tg in table:
+        g = tg.group
+        huxi += g.huxi
+        c = len(g.faces)
+        n += c
+        if c == 4:
+            k += 1
+        elif g.kind is GroupKind.PENG:
+            peng |= 1 << g.faces[0]
+        elif g.kind is GroupKind.WEI or g.kind is GroupKind.CHOUWEI:
+            wei |= 1 << g.faces[0]
+    return TableFacts(n, k, huxi, wei, peng)
+
+
+class SeatFacts:
+    """A seat's hand and table as masks of faces; a set bit means "maybe".
+
+    Computed by :func:`seat_facts`, never changed: the state drops it when the
+    seat's cards move and computes it again on the next question.
+    """
+
+    __slots__ = (
+        "chi",
+        "free",
+        "free_cards",
+        "free_counts",
+        "kan_wei",
+        "owned",
+        "pairs",
+        "peng",
+        "quads",
+        "wei",
+        "wins",
+    )
+
+    def __init__(
+        self,
+        owned: int,
+        quads: int,
+        free: int,
+        wins: int,
+        wei: int,
+        peng: int,
+        free_counts: bytes,
+        free_cards: int,
+        pairs: int,
+        chi: int,
+        kan_wei: int,
+    ) -> None:
+        """Store the facts (see :func:`seat_facts` for their meaning)."""
+        self.owned = owned  # T of §9: hand plus every table card
+        self.quads = quads  # k of §9
+        self.free = free  # faces with a free copy (not in a 坎)
+        self.wins = wins  # faces that might complete the hand (§10)
+        self.wei = wei  # table 偎/臭偎 faces: a drawn copy makes a 提
+        self.peng = peng  # table 碰 faces: a drawn copy makes a 跑
+        self.free_counts = free_counts  # free count by face (a 坎 counts 0)
+        self.free_cards = free_cards  # how many free cards
+        self.pairs = pairs  # faces with two free copies: may 碰
+        self.chi = chi  # faces it might 吃
+        self.kan_wei = kan_wei  # 坎 and table 偎 faces: another's copy forces a 跑
+
+    def owes_discard_after_claim(self, gained: int) -> bool:
+        """Would taking ``gained`` more cards (the card on offer) leave a discard owed?"""
+        return owes_discard(self.owned + gained, self.quads)
+
+
+def _win_candidates(singles: int, partners: int) -> int:
+    """Faces that might complete a hand with these free singles and pairs (§10).
+
+    A free single with no group among the other free cards can only be saved by
+    the winning card itself, so the card joins it (and every such single) in one
+    group: three such singles and no card wins at all. ``partners`` is
+    :func:`_partners` of the free cards.
+    """
+    stranded = singles & ~partners
+    if not stranded:
+        return _ALL_FACES
+    low = stranded & -stranded
+    wins = _REL[low.bit_length() - 1]
+    stranded ^= low
+    if stranded:
+        low = stranded & -stranded
+        wins = 0 if stranded ^ low else wins & _REL[low.bit_length() - 1]
+    return wins
+
+
+def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
+    """The :class:`SeatFacts` of a hand (counts, at most 3 of a face) and its table."""
+    b = bytes(hand)
+    # Bit f of the reversed string of '0'/'1' is face f.
+    singles = int(b.translate(_SINGLE_CH)[::-1], 2)
+    pairs = int(b.translate(_PAIR_CH)[::-1], 2)
+    mask = singles | pairs
+    n_free = sum(b)
+    huxi = t.huxi
+    kan_wei = t.wei
+    if 3 in b:  # 坎: 胡息, not free, and a forced 跑 on another's card
+        kans_small = b.count(3, 0, 10)
+        kans_big = b.count(3, 10)
+        huxi += _KAN_HUXI[0] * kans_small + _KAN_HUXI[1] * kans_big
+        n_free -= 3 * (kans_small + kans_big)
+        kan_wei |= int(b.translate(_KAN_CH)[::-1], 2)
+    fb = b.translate(_FREE_COUNT)
+    partners = _partners(mask, pairs)
+    wins = _win_candidates(singles, partners)
+    if wins:
+        bar = min(rules.min_huxi, rules.min_huxi_with_mingtang)
+        if huxi + _BOUND_SMALL[_SMALL_FACES(fb)] + _BOUND_BIG[_BIG_FACES(fb)] + _BEST_GAIN < bar:
+            wins = 0
+    # 吃 is possible on x when a shape's two cards are free (shape 4 x x X included).
+    chi = partners | (mask & (mask >> 10 | (mask & _SMALL) << 10))
+    return SeatFacts(
+        t.cards + sum(b), t.quads, mask, wins, t.wei, t.peng, fb, n_free, pairs, chi, kan_wei
+    )
