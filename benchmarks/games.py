@@ -32,7 +32,7 @@ def main() -> None:
         st = new_game(seed=rng.randrange(2**63), dealer=g % 3)
         while not st.over:
             seat = st.to_act()[0]
-            ids = st.legal_ids(seat)
+            ids = st.legal_actions(seat)
             st.apply_fast(seat, ids[int(uniform() * len(ids))])
             actions += 1
     dt = time.perf_counter() - t0
@@ -44,7 +44,7 @@ def main() -> None:
             if st.over:
                 break
             seat = st.to_act()[0]
-            ids = st.legal_ids(seat)
+            ids = st.legal_actions(seat)
             st.apply_fast(seat, ids[rng.randrange(len(ids))])
         snaps.append(st)
     n = 0

@@ -115,14 +115,6 @@ def chi_action(aid: int, x: int) -> Action:
     return Action.from_id(aid, x)
 
 
-def _table_from_rule(x: int, free: Sequence[int]) -> _Table:
-    """A memo entry: :func:`chi_options` as ``{id: action}`` and the most cards used."""
-    opts = chi_options(free, x)
-    ids = sorted(option_id(o) for o in opts)
-    most = max((3 * len(o) - 1 for o in opts), default=0)
-    return {aid: chi_action(aid, x) for aid in ids}, most
-
-
 _OTHER = [x + 10 if x < 10 else x - 10 for x in range(NUM_FACES)]
 # Without a copy of x in hand only the faces its shapes need matter: which are free,
 # and whether the other size's face (shape 大小三搭 x X X) is a pair.
@@ -157,10 +149,7 @@ class ChiTables:
         key = mask & _NEED_UNION[x] | ((pairs >> other) & 1) << NUM_FACES
         hit = self._plain[x].get(key)
         if hit is None:
-            free = [(key >> f) & 1 for f in range(NUM_FACES)]
-            if key >> NUM_FACES:
-                free[other] = 2
-            hit = self._plain[x][key] = _table_from_rule(x, free)
+            hit = self._plain[x][key] = _plain_options(x, key)
         return hit
 
     def with_copy(self, x: int, free: bytes) -> _Table:
@@ -171,8 +160,62 @@ class ChiTables:
         if hit is None:
             if len(memo) >= _MEMO_LIMIT:
                 memo.clear()
-            hit = memo[key] = _table_from_rule(x, free)
+            hit = memo[key] = _packed_options(x, key)
         return hit
+
+
+def _plain_options(x: int, key: int) -> _Table:
+    """:func:`chi_options` for a hand without a copy of ``x``, so without 比: every
+    shape whose two cards are free (``key`` as :meth:`ChiTables.plain` makes it)."""
+    ids = []
+    for s, _g, (a, b) in chi_shapes(x):
+        if (key >> NUM_FACES) & 1 if a == b else (key >> a) & 1 and (key >> b) & 1:
+            ids.append(option_id((s,)))
+    return {aid: chi_action(aid, x) for aid in ids}, 2 if ids else 0
+
+
+def _lanes(x: int, faces: Sequence[int]) -> int:
+    """Counts of ``faces`` packed four bits a lane, lanes in :func:`related_faces` order."""
+    rel = related_faces(x)
+    return sum(1 << 4 * rel.index(f) for f in faces)
+
+
+@cache
+def _requirements(x: int, copies: int) -> tuple[tuple[int, int, int], ...]:
+    """Every option on ``x`` of a hand with ``copies`` free copies of it, as (id, packed
+    hand cards it needs, cards used), from :func:`chi_options` on the richest such hand.
+
+    Any real hand with that many copies has a subset of these options: exactly those
+    whose needs it can pay (a face never has more than two free copies).
+    """
+    rich = [2] * NUM_FACES
+    rich[x] = copies
+    out = []
+    for shapes in chi_options(rich, x):
+        groups = [f for s in shapes for f in (shape_faces(x, s) or ())]
+        groups.remove(x)  # the card on offer
+        out.append((option_id(shapes), _lanes(x, groups), len(groups)))
+    return tuple(sorted(out))
+
+
+def _packed_options(x: int, related: tuple[int, ...]) -> _Table:
+    """:func:`chi_options` for a hand with these free counts of :func:`related_faces`.
+
+    Each count sits in a four-bit lane with its top bit set; subtracting what an
+    option needs leaves every top bit set exactly when the hand has enough of each.
+    """
+    have = guard = 0
+    for i, c in enumerate(related):
+        have |= (c | 8) << 4 * i
+        guard |= 8 << 4 * i
+    out: dict[int, Action] = {}
+    most = 0
+    for aid, need, used in _requirements(x, related[related_faces(x).index(x)]):
+        if (have - need) & guard == guard:
+            out[aid] = chi_action(aid, x)
+            if used > most:
+                most = used
+    return out, most
 
 
 TABLES = ChiTables()

@@ -16,6 +16,7 @@ from .facts import SeatFacts
 from .hand import WinResult
 
 __all__ = [
+    "SEATS_FOR",
     "ChouKind",
     "Window",
     "chi_seats",
@@ -34,6 +35,8 @@ class ChouKind(StrEnum):
     PENG = "peng"  # 臭碰
     CHI = "chi"  # 臭吃
 
+
+_CHOU_PENG, _CHOU_CHI = ChouKind.PENG, ChouKind.CHI  # plain globals: enum lookups are slow
 
 # Seats in claim order from a drawer: itself, its 下家, its 上家 (§5 step 2).
 _DRAW_ORDER = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
@@ -111,6 +114,21 @@ def chi_seats(order: tuple[int, int, int], *, from_draw: bool) -> tuple[int, ...
     return (order[0], order[1]) if from_draw else (order[0],)
 
 
+# The functions above as tables by source seat, for the engine's hot path: for a
+# drawn card [0] and a discard [1], the claim order, the 碰 seats and the 吃 seats.
+SEATS_FOR = tuple(
+    tuple(
+        (
+            claim_order(src, from_draw=draw),
+            peng_seats(claim_order(src, from_draw=draw), from_draw=draw),
+            chi_seats(claim_order(src, from_draw=draw), from_draw=draw),
+        )
+        for src in range(3)
+    )
+    for draw in (True, False)
+)
+
+
 @dataclass(slots=True)
 class Window:
     """A card on offer and what each seat may do with it (§5 steps 1–5, §6)."""
@@ -173,10 +191,11 @@ def chou_marks(w: Window, taken: int, rank: int) -> list[tuple[int, ChouKind]]:
     if taken == HU_ID or w.forced_pao >= 0:
         return []
     marks: list[tuple[int, ChouKind]] = []
+    chi = w.chi
     for s, ids in w.options.items():
         took = w.answers.get(s)
         if rank > RANK_PENG and took != PENG_ID and PENG_ID in ids:
-            marks.append((s, ChouKind.PENG))
-        if s in w.chi and (took is None or took < CHI_BASE) and rank > w.rank(s, CHI_BASE):
-            marks.append((s, ChouKind.CHI))
+            marks.append((s, _CHOU_PENG))
+        if s in chi and (took is None or took < CHI_BASE) and rank > RANK_CHI + w.order.index(s):
+            marks.append((s, _CHOU_CHI))
     return marks

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .cards import COPIES, DECK_SIZE, counts_of, format_faces, full_deck, glyph, parse_faces
 from .errors import NotationError, RecordError
 
-__all__ = ["Deal", "check_seat", "check_seed", "random_deal"]
+__all__ = ["Deal", "check_seat", "check_seed", "deal_from_seed", "random_deal"]
 
 SEATS = (0, 1, 2)
 
@@ -118,7 +118,11 @@ class Deal:
 def random_deal(seed: int, dealer: int) -> Deal:
     """Shuffle all 80 cards with ``random.Random(seed)`` and deal them."""
     check_seed(seed)
-    check_seat(dealer, "dealer")
+    return deal_from_seed(seed, check_seat(dealer, "dealer"))
+
+
+def deal_from_seed(seed: int, dealer: int) -> Deal:
+    """:func:`random_deal` for a seed and dealer already checked (``new_game``'s path)."""
     deck = list(_DECK)
     _shuffle(deck, random.Random(seed))
     hands: list[tuple[int, ...]] = []

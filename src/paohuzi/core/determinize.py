@@ -164,8 +164,11 @@ def _reopen_window(st: State, view: SeatView) -> None:
         _reopen_own(st, x, src, view.offer_from_draw)
     elif view.offer_from_draw:
         st._draw_claims(src, x, not st.stock)
-    else:
-        st._discard_claims(src, x)
+    else:  # the discard made again, from the discarder's hand
+        st.hands[src][x] += 1
+        st.discards[src].pop()
+        st.touch(src)
+        st._discard(src, x)
 
 
 def _reopen_own(st: State, x: int, seat: int, from_draw: bool) -> None:

@@ -36,9 +36,13 @@ def owes_discard(owned: int, quads: int) -> bool:
     """八块 (§9): a player discards exactly when the cards he owns T equal W(k).
 
     ``owned`` is T (hand, 坎 included, and every table card), ``quads`` is k (his
-    提 and 跑). W(k) is :func:`~paohuzi.core.hand.complete_size`.
+    提 and 跑). W(k) is :func:`~paohuzi.core.hand.complete_size`, read from a table.
     """
-    return owned == complete_size(quads)
+    return owned == _W[quads]
+
+
+# W(k) for every k a seat can reach (at most 5 提/跑), from complete_size.
+_W = tuple(complete_size(k) for k in range(6))
 
 
 def _related(x: int) -> int:
@@ -145,6 +149,10 @@ _KAN_CH = bytes(49 if c >= 3 else 48 for c in range(256))
 _FREE_COUNT = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 
 
+# Enum members as plain globals: a member lookup costs ten times a global's.
+_PENG_K, _WEI_K, _CHOUWEI_K = GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI
+
+
 class TableFacts:
     """What a seat's table groups decide: card count, 提/跑, 胡息, 偎 and 碰 faces."""
 
@@ -158,12 +166,6 @@ class TableFacts:
         self.wei = wei  # faces of face-down 偎 and shown 臭偎
         self.peng = peng  # faces of open 碰
 
-    def plus(self, cards: int, huxi: int, peng: int = 0) -> TableFacts:
-        """These facts after laying down 吃 or 碰 groups (``peng``: their face bits)."""
-        return TableFacts(
-            self.cards + cards, self.quads, self.huxi + huxi, self.wei, self.peng | peng
-        )
-
 
 def table_facts(table: Sequence[TableGroup]) -> TableFacts:
     """Count a table's groups into :class:`TableFacts`."""
@@ -175,9 +177,9 @@ def table_facts(table: Sequence[TableGroup]) -> TableFacts:
         n += c
         if c == 4:
             k += 1
-        elif g.kind is GroupKind.PENG:
+        elif g.kind is _PENG_K:
             peng |= 1 << g.faces[0]
-        elif g.kind is GroupKind.WEI or g.kind is GroupKind.CHOUWEI:
+        elif g.kind is _WEI_K or g.kind is _CHOUWEI_K:
             wei |= 1 << g.faces[0]
     return TableFacts(n, k, huxi, wei, peng)
 
@@ -231,28 +233,8 @@ class SeatFacts:
         self.kan_wei = kan_wei  # 坎 and table 偎 faces: another's copy forces a 跑
 
     def owes_discard_after_claim(self, gained: int) -> bool:
-        """Would taking ``gained`` more cards (the card on offer) leave a discard owed?"""
-        return owes_discard(self.owned + gained, self.quads)
-
-
-def _win_candidates(singles: int, partners: int) -> int:
-    """Faces that might complete a hand with these free singles and pairs (§10).
-
-    A free single with no group among the other free cards can only be saved by
-    the winning card itself, so the card joins it (and every such single) in one
-    group: three such singles and no card wins at all. ``partners`` is
-    :func:`_partners` of the free cards.
-    """
-    stranded = singles & ~partners
-    if not stranded:
-        return _ALL_FACES
-    low = stranded & -stranded
-    wins = _REL[low.bit_length() - 1]
-    stranded ^= low
-    if stranded:
-        low = stranded & -stranded
-        wins = 0 if stranded ^ low else wins & _REL[low.bit_length() - 1]
-    return wins
+        """Would taking ``gained`` more cards (the card on offer) leave a discard owed (§9)?"""
+        return self.owned + gained == _W[self.quads]  # owes_discard, inlined
 
 
 def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
@@ -262,7 +244,7 @@ def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
     singles = int(b.translate(_SINGLE_CH)[::-1], 2)
     pairs = int(b.translate(_PAIR_CH)[::-1], 2)
     mask = singles | pairs
-    n_free = sum(b)
+    n_hand = n_free = sum(b)
     huxi = t.huxi
     kan_wei = t.wei
     if 3 in b:  # 坎: 胡息, not free, and a forced 跑 on another's card
@@ -272,14 +254,26 @@ def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
         n_free -= 3 * (kans_small + kans_big)
         kan_wei |= int(b.translate(_KAN_CH)[::-1], 2)
     fb = b.translate(_FREE_COUNT)
+    # Win candidates (§10): a free single with no group among the other free cards
+    # can only be saved by the winning card itself, so the card joins it (and every
+    # such single) in one group: three such singles and no card wins at all.
     partners = _partners(mask, pairs)
-    wins = _win_candidates(singles, partners)
-    if wins:
+    stranded = singles & ~partners
+    if not stranded:
+        wins = _ALL_FACES
+    else:
+        low = stranded & -stranded
+        wins = _REL[low.bit_length() - 1]
+        stranded ^= low
+        if stranded:
+            low = stranded & -stranded
+            wins = 0 if stranded ^ low else wins & _REL[low.bit_length() - 1]
+    if wins:  # and a bound on the 胡息 the hand can reach
         bar = min(rules.min_huxi, rules.min_huxi_with_mingtang)
         if huxi + _BOUND_SMALL[_SMALL_FACES(fb)] + _BOUND_BIG[_BIG_FACES(fb)] + _BEST_GAIN < bar:
             wins = 0
     # 吃 is possible on x when a shape's two cards are free (shape 4 x x X included).
     chi = partners | (mask & (mask >> 10 | (mask & _SMALL) << 10))
     return SeatFacts(
-        t.cards + sum(b), t.quads, mask, wins, t.wei, t.peng, fb, n_free, pairs, chi, kan_wei
+        t.cards + n_hand, t.quads, mask, wins, t.wei, t.peng, fb, n_free, pairs, chi, kan_wei
     )

@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from .actions import (
     CHI_BASE,
@@ -34,16 +35,15 @@ from .cards import NUM_FACES, counts_of, faces_of_counts, glyph
 from .chi import TABLES as CHI_TABLES
 from .chi import chi_action
 from .claims import (
+    SEATS_FOR,
     ChouKind,
     Window,
-    chi_seats,
     chou_marks,
-    claim_order,
+    claim_rank,
     forced_pao_on_discard,
     forced_pao_on_draw,
-    peng_seats,
 )
-from .deal import Deal, check_seat, check_seed, random_deal
+from .deal import Deal, check_seat, check_seed, deal_from_seed
 from .errors import IllegalActionError, NotationError, RecordError
 from .events import Event, EventKind
 from .facts import SeatFacts, TableFacts, owes_discard, related_mask, seat_facts, table_facts
@@ -77,29 +77,25 @@ _EV_DRAW, _EV_DISCARD, _EV_PILE = (
     for kind in (EventKind.DRAW, EventKind.DISCARD, EventKind.PILE)
 )
 # Private: a pass tells the others the seat had an option (§14); so are 臭 marks.
-_EV_CHOU = {
-    kind: [
+_EV_CHOU_PENG, _EV_CHOU_CHI = (
+    [
         [Event(EventKind.CHOU, s, face=f, detail=kind, private=True) for f in range(NUM_FACES)]
         for s in range(3)
     ]
-    for kind in ChouKind
-}
+    for kind in (ChouKind.PENG, ChouKind.CHI)
+)
+_CHOU_PENG = ChouKind.PENG
 _EV_PASS = [
     [Event(EventKind.PASS, s, face=f, private=True) for f in range(NUM_FACES)] for s in range(3)
 ]
 
 
+@cache
 def _chi_parts(aid: int, x: int) -> tuple[tuple[int, ...], tuple[TableGroup, ...], int]:
     """The hand cards a 吃 takes, the table groups it lays down and their 胡息."""
-    hit = _CHI_PARTS.get((aid, x))
-    if hit is None:
-        act = chi_action(aid, x)
-        groups = tuple(TableGroup(g) for g in act.groups)
-        hit = _CHI_PARTS[aid, x] = (act.hand_cards(), groups, sum(g.huxi for g in act.groups))
-    return hit
-
-
-_CHI_PARTS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[TableGroup, ...], int]] = {}
+    act = chi_action(aid, x)
+    groups = tuple(TableGroup(g) for g in act.groups)
+    return act.hand_cards(), groups, sum(g.huxi for g in act.groups)
 
 
 class Phase(Enum):
@@ -360,7 +356,7 @@ class State:
         """§9 (八块): discard exactly when T = W(k)."""
         f = self.facts[seat]
         if f is not None:
-            return owes_discard(f.owned, f.quads)
+            return f.owes_discard_after_claim(0)
         # Cheaper than the full seat facts, which the seat's next discard would drop.
         t = self.tfacts[seat] or self.table_facts(seat)
         return owes_discard(sum(self.hands[seat]) + t.cards, t.quads)
@@ -494,7 +490,7 @@ class State:
                 # Private: a pass tells the others the seat had an option (§14).
                 self.log.append(_EV_PASS[seat][w.card])
             if len(w.options) == 1:  # one seat decides alone (the common case)
-                self._resolve(w, seat, aid, w.rank(seat, aid))
+                self._resolve(w, seat, aid, claim_rank(w.order, seat, aid))
             else:
                 best = w.best()
                 if best is not None:
@@ -527,17 +523,24 @@ class State:
                 return t.group.kind
         raise AssertionError(f"no {kinds} of {glyph(face)} on seat {seat}'s table")
 
-    def _claimed(self, seat: int, taken: Sequence[int], placed: Sequence[TableGroup]) -> None:
-        """A 碰 or 吃: hand cards go with the card on offer into open groups."""
+    def _claimed(
+        self, seat: int, taken: Sequence[int], placed: Sequence[TableGroup], huxi: int, peng: int
+    ) -> None:
+        """A 碰 or 吃: hand cards go with the card on offer into open groups.
+
+        ``huxi`` is the groups' 胡息 and ``peng`` the faces of a 碰 among them: open
+        groups never change again, so the table facts are updated in place.
+        """
         h = self.hands[seat]
         for f in taken:
             h[f] -= 1
         self.tables[seat] += placed
         self.facts[seat] = None
         t = self.tfacts[seat]
-        if t is not None:  # open groups never change again: update in place of a recount
-            peng = sum(1 << tg.group.faces[0] for tg in placed if tg.group.kind is _T.PENG)
-            self.tfacts[seat] = t.plus(3 * len(placed), sum(tg.group.huxi for tg in placed), peng)
+        if t is not None:
+            self.tfacts[seat] = TableFacts(
+                t.cards + 3 * len(placed), t.quads, t.huxi + huxi, t.wei, t.peng | peng
+            )
 
     # ------------------------------------------------------ helpers
 
@@ -600,7 +603,8 @@ class State:
             )
         )
         for i in range(3):
-            self._dealt_ti((d.dealer + i) % 3)
+            if 4 in self.hands[(d.dealer + i) % 3]:
+                self._dealt_ti((d.dealer + i) % 3)
         if self.rules.tianhu and self._offer_tianhu():
             return
         self._after_own(d.dealer)
@@ -608,8 +612,6 @@ class State:
     def _dealt_ti(self, s: int) -> None:
         """Dealt 提 (§3): four of a face in a dealt hand go face down on the table."""
         h = self.hands[s]
-        if 4 not in h:
-            return
         for f in range(NUM_FACES):
             if h[f] == 4:
                 h[f] = 0
@@ -682,7 +684,7 @@ class State:
             {},
             hu if hu is not None else {},
             chi,
-            claim_order(source, from_draw=from_draw),
+            SEATS_FOR[not from_draw][source][0],
             forced_pao,
         )
 
@@ -745,7 +747,7 @@ class State:
 
     def _draw_claims(self, d: int, x: int, last: bool) -> bool:
         """§5 steps 2–6 for a drawn card nobody was forced to take into a 提/偎."""
-        order = claim_order(d, from_draw=True)
+        order, peng_seats, chi_seats = SEATS_FOR[0][d]
         facts = (
             self.facts[order[0]] or self.seat_facts(order[0]),
             self.facts[order[1]] or self.seat_facts(order[1]),
@@ -762,14 +764,18 @@ class State:
                     if r is not None:
                         hu[s] = r
                         options[s] = [HU_ID]
-        # Step 3: forced 跑.
-        pao = forced_pao_on_draw(order, facts, bit)
+        # Step 3: forced 跑 (rare: one mask test first).
+        pao = -1
+        if (
+            facts[0].peng | facts[1].kan_wei | facts[1].peng | facts[2].kan_wei | facts[2].peng
+        ) & bit:
+            pao = forced_pao_on_draw(order, facts, bit)
         chi: dict[int, dict[int, Action]] = {}
         # Step 4: 碰, step 5: 吃.
         if pao < 0 and (
             (facts[1].pairs | facts[2].pairs) & bit or (facts[0].chi | facts[1].chi) & bit
         ):
-            self._claims(x, order, True, options, chi)
+            self._claims(x, peng_seats, chi_seats, options, chi)
         if options:
             self._open_claims(x, d, True, last, options, chi, hu, pao)
             return True
@@ -784,17 +790,21 @@ class State:
     def _claims(
         self,
         x: int,
-        order: tuple[int, int, int],
-        from_draw: bool,
+        peng_seats: tuple[int, ...],
+        chi_seats: tuple[int, ...],
         options: dict[int, list[int]],
         chi: dict[int, dict[int, Action]],
     ) -> None:
-        """Add the optional 碰 and 吃 claims on ``x`` (§5 steps 4–5, §6 steps 2–3)."""
+        """Add the optional 碰 and 吃 claims on ``x`` (§5 steps 4–5, §6 steps 2–3).
+
+        ``peng_seats`` and ``chi_seats`` are :func:`~.claims.peng_seats` and
+        :func:`~.claims.chi_seats` of the window.
+        """
         hands = self.hands
-        for s in peng_seats(order, from_draw=from_draw):
+        for s in peng_seats:
             if hands[s][x] == 2 and self._can_peng(s, x):
                 options.setdefault(s, []).append(PENG_ID)
-        for s in chi_seats(order, from_draw=from_draw):
+        for s in chi_seats:
             if (
                 ((self.facts[s] or self.seat_facts(s)).chi >> x) & 1
                 and not self.dead[s]
@@ -808,27 +818,22 @@ class State:
     def _discard(self, p: int, x: int) -> None:
         """A discard (§6): 臭 to the discarder (§8), then forced 跑, 碰/吃, or his pile."""
         self.hands[p][x] -= 1
-        self.touch(p)
+        self.facts[p] = None  # touch(p), inlined on the hottest path
         self.chou_chi[p] |= 1 << x
         self.chou_peng[p] |= 1 << x
         self.discards[p].append(x)
         self.log.append(_EV_DISCARD[p][x])
-        self._discard_claims(p, x)
-
-    def _discard_claims(self, p: int, x: int) -> None:
-        """§6 steps 1–4 for a discard ``x`` of seat ``p``."""
-        order = claim_order(p, from_draw=False)
+        order, peng_seats, chi_seats = SEATS_FOR[1][p]
         n1, n2 = order[0], order[1]
         facts = (self.facts[n1] or self.seat_facts(n1), self.facts[n2] or self.seat_facts(n2))
         bit = 1 << x
-        pao = forced_pao_on_discard(order, facts, bit)
-        if pao >= 0:
-            self._pao(pao, x, p, False)
+        if (facts[0].kan_wei | facts[1].kan_wei) & bit:
+            self._pao(forced_pao_on_discard(order, facts, bit), x, p, False)
             return
         if (facts[0].pairs | facts[1].pairs) & bit or facts[0].chi & bit:
             options: dict[int, list[int]] = {}
             chi: dict[int, dict[int, Action]] = {}
-            self._claims(x, order, False, options, chi)
+            self._claims(x, peng_seats, chi_seats, options, chi)
             if options:
                 self._open_claims(x, p, False, False, options, chi)
                 return
@@ -855,12 +860,14 @@ class State:
         if w.after_own:
             self._resolve_own(w, seat, aid)
             return
-        for s, kind in chou_marks(w, aid, rank):
-            if kind is ChouKind.PENG:
-                self.chou_peng[s] |= 1 << x
-            else:
-                self.chou_chi[s] |= 1 << x
-            self.log.append(_EV_CHOU[kind][s][x])
+        if aid != HU_ID and w.forced_pao < 0:
+            for s, kind in chou_marks(w, aid, rank):
+                if kind is _CHOU_PENG:
+                    self.chou_peng[s] |= 1 << x
+                    self.log.append(_EV_CHOU_PENG[s][x])
+                else:
+                    self.chou_chi[s] |= 1 << x
+                    self.log.append(_EV_CHOU_CHI[s][x])
         self.window = None
         if aid == HU_ID:
             self.win_card = x
@@ -868,14 +875,14 @@ class State:
         elif w.forced_pao >= 0:
             self._pao(w.forced_pao, x, w.source, w.from_draw)
         elif aid == PENG_ID:
-            self._claimed(seat, (x, x), (_PENG_TG[x],))
+            self._claimed(seat, (x, x), (_PENG_TG[x],), _PENG_G[x].huxi, 1 << x)
             self.log.append(
                 Event(EventKind.PENG, seat, face=x, groups=(_PENG_G[x],), source=w.source)
             )
             self._after_own(seat)
         elif aid >= CHI_BASE:
-            taken, placed, _huxi = _chi_parts(aid, x)
-            self._claimed(seat, taken, placed)
+            taken, placed, huxi = _chi_parts(aid, x)
+            self._claimed(seat, taken, placed, huxi, 0)
             groups = w.chi[seat][aid].groups
             self.log.append(Event(EventKind.CHI, seat, face=x, groups=groups, source=w.source))
             self._after_own(seat)
@@ -975,7 +982,7 @@ def new_game(
             seed = random.SystemRandom().randrange(2**63)
         if dealer is None:
             dealer = random.Random(f"dealer:{seed}").randrange(3)
-        deal = random_deal(seed, dealer)
+        deal = deal_from_seed(seed, dealer)
     elif dealer is not None and dealer != deal.dealer:
         raise RecordError(f"dealer {dealer} does not match the deal's dealer {deal.dealer}")
     if balances is None:
