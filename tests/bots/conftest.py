@@ -21,6 +21,6 @@ def decision_views(games: int, seed: int = 0, per_game: int = 100) -> list[tuple
             if len(v.legal) > 1:
                 out.append((st.clone(), v))
                 n += 1
-            ids = st.legal_ids(seat)
+            ids = st.legal_actions(seat)
             st.apply_fast(seat, ids[rng.randrange(len(ids))])
     return out

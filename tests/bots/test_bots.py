@@ -9,7 +9,7 @@ import typing
 import pytest
 
 from paohuzi.bots import BOTS, HeuristicBot, RandomBot, SearchBot, make_bot
-from paohuzi.bots.search import determinize, playout
+from paohuzi.bots.search import playout, sample_state
 from paohuzi.core.actions import HU_ID
 from paohuzi.core.engine import State, new_game
 from paohuzi.core.rules import HONG_GUAI_WAN
@@ -68,8 +68,8 @@ def _reshuffle_hidden(st: State, seat: int, rng: random.Random) -> State:
         s2.hands[s] = h
         pos += n
     s2.stock = cards[pos:]
-    if hasattr(s2, "info"):
-        s2.info = [None, None, None]
+    for seat in range(3):
+        s2.touch(seat, table=True)
     return s2
 
 
@@ -109,7 +109,7 @@ def test_heuristic_full_rounds_only_legal() -> None:
         st = new_game(seed=900 + g, dealer=g % 3)
         while not st.over:
             seat = st.to_act()[0]
-            st.apply(bots[seat].act(view(st, seat)).id, seat)  # checked apply
+            st.apply(seat, bots[seat].act(view(st, seat)).id)  # checked apply
 
 
 def test_search_legal_and_deterministic() -> None:
@@ -129,15 +129,18 @@ def test_seeded_bots_repeat_decisions() -> None:
 
 def test_determinize_is_consistent_with_the_view() -> None:
     rng = random.Random(1)
-    n = 0
+    n = misses = 0
     for _st, v in VIEWS[::3]:
         if any(a.id == HU_ID for a in v.legal):
             continue  # the search wins at once there, it never samples
         seat = v.seat
         assert seat is not None
-        d = determinize(v, HONG_GUAI_WAN, rng)
+        d = sample_state(v, HONG_GUAI_WAN, rng)
+        if d is None:
+            misses += 1
+            continue
         assert d.card_counts() == [4] * 20
-        assert d.legal_ids(seat) == tuple(a.id for a in v.legal)
+        assert d.legal_actions(seat) == tuple(a.id for a in v.legal)
         assert view(d, seat).hand == v.hand
         assert [len(p) for p in d.piles] == [len(p) for p in v.piles]
         assert sum(d.hands[(seat + 1) % 3]) == v.hand_sizes[(seat + 1) % 3]
@@ -146,7 +149,7 @@ def test_determinize_is_consistent_with_the_view() -> None:
             playout(d)
             assert d.over and d.result is not None
         n += 1
-    assert n > 100
+    assert n > 100 and misses <= n // 20
 
 
 def test_search_returns_single_legal_action_at_once() -> None:

@@ -21,12 +21,12 @@ def playthrough(seed: int) -> str:
         out.append(f"--- decision {step}")
         out.append(format_view(view(st, None)))
         for seat in st.to_act():
-            out.append(f"  seat {seat} may: " + ", ".join(a.text() for a in st.legal_actions(seat)))
+            out.append(f"  seat {seat} may: " + ", ".join(a.text() for a in st.legal_moves(seat)))
         seat = st.to_act()[0]
-        ids = st.legal_ids(seat)
+        ids = st.legal_actions(seat)
         aid = ids[rng.randrange(len(ids))]
         out.append(f"  seat {seat} plays {st.action(seat, aid).text()}")
-        for e in st.apply(aid, seat):
+        for e in st.apply(seat, aid):
             out.append("event: " + e.text())
         step += 1
     out.append("--- final (everything revealed)")

@@ -28,9 +28,9 @@ def play(seed: int, choice_seed: int, check: bool = True) -> State:
         acting = state.to_act()
         assert acting, "a live round always has a seat to act"
         seat = acting[rng.randrange(len(acting))]
-        ids = state.legal_ids(seat)
+        ids = state.legal_actions(seat)
         assert ids
-        state.apply(ids[rng.randrange(len(ids))], seat)
+        state.apply(seat, ids[rng.randrange(len(ids))])
         n += 1
         assert n < MAX_ACTIONS, "round does not end"
     assert state.card_counts() == [4] * NUM_FACES
@@ -128,8 +128,8 @@ def test_views_never_leak(seed: int, choice: int, seat: int | None) -> None:
                 assert e.seat == seat
         acting = state.to_act()
         s = acting[rng.randrange(len(acting))]
-        ids = state.legal_ids(s)
-        state.apply(ids[rng.randrange(len(ids))], s)
+        ids = state.legal_actions(s)
+        state.apply(s, ids[rng.randrange(len(ids))])
     # At the end everything is revealed.
     v = view(state, seat)
     assert all(h is not None for h in v.hands)
@@ -143,7 +143,7 @@ def test_views_show_only_own_hand_and_legal() -> None:
         assert v.hand == tuple(f for f in range(NUM_FACES) for _ in range(state.hands[seat][f]))
         assert [h is None for h in v.hands] == [s != seat for s in range(3)]
         if seat in state.to_act():
-            assert [a.id for a in v.legal] == list(state.legal_ids(seat))
+            assert [a.id for a in v.legal] == list(state.legal_actions(seat))
         else:
             assert v.legal == ()
     spectator = view(state, None)
@@ -167,7 +167,7 @@ def test_thousands_of_random_rounds_fast_path() -> None:
         n = 0
         while not state.over:
             seat = state.to_act()[0]
-            ids = state.legal_ids(seat)
+            ids = state.legal_actions(seat)
             state.apply_fast(seat, ids[rng.randrange(len(ids))])
             n += 1
             assert n < MAX_ACTIONS

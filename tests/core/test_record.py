@@ -19,7 +19,7 @@ def played(seed: int) -> dict[str, object]:
     st = new_game(seed=seed)
     while not st.over:
         seat = st.to_act()[0]
-        st.apply(rng.choice(st.legal_ids(seat)), seat)
+        st.apply(seat, rng.choice(st.legal_actions(seat)))
     return round_record(st)
 
 
@@ -83,8 +83,8 @@ def test_match_record_replays() -> None:
         st = m.start_round()
         while not st.over:
             seat = st.to_act()[0]
-            ids = st.legal_ids(seat)
-            st.apply(21 if 21 in ids else rng.choice(ids), seat)
+            ids = st.legal_actions(seat)
+            st.apply(seat, 21 if 21 in ids else rng.choice(ids))
         m.end_round()
     states = replay_match(loads(dumps(m.record())))
     assert [s.log for s in states] == [s.log for s in m.finished]

@@ -105,9 +105,12 @@ async def test_scripted_round(tmp_path: Path) -> None:
         # seat 2 drew 柒: 吃 options spell out each 比
         assert "On offer: 柒" in _text(app, "#offer")
         opts = _options(app)
-        assert "吃:贰柒拾 比:陆柒捌" in "\n".join(opts) and "吃:陆柒捌 比:贰柒拾" in "\n".join(opts)
+        # the same two groups are one option, whichever takes the card (§7)
+        assert "吃:陆柒捌 比:贰柒拾" in "\n".join(opts) and "吃:贰柒拾 比:陆柒捌" not in "\n".join(
+            opts
+        )
         assert opts[-1] == "p  过 pass"
-        chosen = next(o for o in app.query(OptionLine) if o.plain.endswith("吃:贰柒拾 比:陆柒捌"))
+        chosen = next(o for o in app.query(OptionLine) if o.plain.endswith("吃:陆柒捌 比:贰柒拾"))
         await pilot.click(chosen)
         await _settle(pilot)
         mine = _text(app, "#mytable")

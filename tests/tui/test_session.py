@@ -24,7 +24,7 @@ def test_scripted_round_headless(tmp_path: Path) -> None:
     sess = scripted_session(tmp_path)
     bots = sess.bots
     sess.start_round()
-    moves = ["打:肆", "碰:伍", "打:十", "吃:贰柒拾 比:陆柒捌", "打:二", "胡"]
+    moves = ["打:肆", "碰:伍", "打:十", "吃:陆柒捌 比:贰柒拾", "打:二", "胡"]
     for move in moves:
         _drive(sess)
         assert sess.human_turn()

@@ -106,7 +106,9 @@ def determinize(view: SeatView, assignment: Assignment, rules: RuleSet) -> State
     Raises :class:`HandError` when the assignment does not fit the view (wrong
     sizes, a card used twice) or when the guessed hands would change what the
     viewer may do now (e.g. a guessed 坎 of the card on offer forcing a 跑).
-    The state has no history: its log starts empty and ``seed`` is None.
+    The state has no history: its log starts empty and ``seed`` is None. In a claim
+    window the answers other seats already gave are private (§14), so the window
+    opens again with none given.
     """
     me = view.seat
     if me is None:
@@ -138,11 +140,10 @@ def _bare_state(
     stock: list[int],
 ) -> State:
     """A State with the view's public facts and the given cards, waiting for a discard."""
-    deal = Deal._unchecked(
-        view.dealer,
-        tuple(tuple(f for f in range(NUM_FACES) for _ in range(h[f])) for h in hands),
-        tuple(reversed(stock)),
-    )
+    # A stand-in deal (the real one is unknown): today's hands, the 亮张 last in the dealer's.
+    dealt = [tuple(f for f in range(NUM_FACES) for _ in range(h[f])) for h in hands]
+    dealt[view.dealer] = (*dealt[view.dealer], view.liangzhang)
+    deal = Deal._unchecked(view.dealer, tuple(dealt), tuple(reversed(stock)))
     st = State(rules, deal, balances=view.balances)
     st.hands = hands
     st.tables = tables

@@ -153,6 +153,11 @@ _FREE_COUNT = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 _PENG_K, _WEI_K, _CHOUWEI_K = GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI
 
 
+def _values(facts: TableFacts | SeatFacts) -> tuple[object, ...]:
+    """A facts object's fields, in slot order."""
+    return tuple(getattr(facts, k) for k in facts.__slots__)
+
+
 class TableFacts:
     """What a seat's table groups decide: card count, 提/跑, 胡息, 偎 and 碰 faces."""
 
@@ -165,6 +170,14 @@ class TableFacts:
         self.huxi = huxi
         self.wei = wei  # faces of face-down 偎 and shown 臭偎
         self.peng = peng  # faces of open 碰
+
+    def __eq__(self, other: object) -> bool:
+        """Equal facts (the caches' tests compare a cached entry with a fresh one)."""
+        return isinstance(other, TableFacts) and _values(self) == _values(other)
+
+    def __repr__(self) -> str:
+        """The constructor call."""
+        return f"TableFacts{_values(self)!r}"
 
 
 def table_facts(table: Sequence[TableGroup]) -> TableFacts:
@@ -231,6 +244,14 @@ class SeatFacts:
         self.pairs = pairs  # faces with two free copies: may 碰
         self.chi = chi  # faces it might 吃
         self.kan_wei = kan_wei  # 坎 and table 偎 faces: another's copy forces a 跑
+
+    def __eq__(self, other: object) -> bool:
+        """Equal facts (the caches' tests compare a cached entry with a fresh one)."""
+        return isinstance(other, SeatFacts) and _values(self) == _values(other)
+
+    def __repr__(self) -> str:
+        """The facts by name."""
+        return "SeatFacts(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
 
     def owes_discard_after_claim(self, gained: int) -> bool:
         """Would taking ``gained`` more cards (the card on offer) leave a discard owed (§9)?"""

@@ -219,14 +219,14 @@ def pass_window(st: State) -> None:
     for s in list(st.to_act()):
         if st.window is not w or st.phase is not Phase.CLAIM:
             break
-        st.apply("过", s)
+        st.apply(s, "过")
 
 
 def discard(st: State, face: str, seat: int | None = None, settle: bool = True) -> None:
     """``seat`` (default: the one to discard) discards ``face``; with ``settle`` every
     claim window on that discard is passed."""
     seat = st.turn if seat is None else seat
-    st.apply(f"打:{face}", seat)
+    st.apply(seat, f"打:{face}")
     w = st.window
     if (
         settle
@@ -257,14 +257,14 @@ def autoplay(st: State, win: bool = True, limit: int = 2000) -> State:
         if st.over:
             return st
         if st.phase is Phase.DISCARD:
-            st.apply(st.legal_ids(st.turn)[0], st.turn)
+            st.apply(st.turn, st.legal_actions(st.turn)[0])
             continue
         w = st.window
         for s in list(st.to_act()):
             if st.window is not w or st.over:
                 break
-            ids = st.legal_ids(s)
-            st.apply(HU_ID if win and HU_ID in ids else PASS_ID, s)
+            ids = st.legal_actions(s)
+            st.apply(s, HU_ID if win and HU_ID in ids else PASS_ID)
     raise AssertionError("autoplay: the round did not end")
 
 

@@ -41,62 +41,88 @@ def _refused(st: State, call: Callable[[], object], err: type[Exception], quote:
 
 def test_out_of_turn() -> None:
     st = game(0, {0: "五"})
-    _refused(st, lambda: st.apply("打:五", 1), IllegalActionError, "打:五")
-    _refused(st, lambda: st.apply("过", 2), IllegalActionError, "过")
-    _refused(st, lambda: st.apply("打:五", 7), IllegalActionError, "7")
+    _refused(st, lambda: st.apply(1, "打:五"), IllegalActionError, "打:五")
+    _refused(st, lambda: st.apply(2, "过"), IllegalActionError, "过")
+    _refused(st, lambda: st.apply(7, "打:五"), IllegalActionError, "7")
 
 
 def test_illegal_actions() -> None:
     st = game(0, {0: "五六六六", 1: "七"}, exclude={0: "七"})
-    _refused(st, lambda: st.apply("打:七"), IllegalActionError, "打:七")  # not in hand
-    _refused(st, lambda: st.apply("打:六"), IllegalActionError, "打:六")  # a 坎 card
-    _refused(st, lambda: st.apply("过"), IllegalActionError, "过")  # nothing to pass
-    _refused(st, lambda: st.apply("碰:五"), IllegalActionError, "碰:五")
-    _refused(st, lambda: st.apply("胡"), IllegalActionError, "胡")
-    _refused(st, lambda: st.apply(999), IllegalActionError, "999")
-    _refused(st, lambda: st.apply(3.5), IllegalActionError, "3.5")  # type: ignore[arg-type]
-    st.apply("打:五")  # and the legal one goes through
+    _refused(
+        st, lambda: st.apply(st.to_act()[0], "打:七"), IllegalActionError, "打:七"
+    )  # not in hand
+    _refused(
+        st, lambda: st.apply(st.to_act()[0], "打:六"), IllegalActionError, "打:六"
+    )  # a 坎 card
+    _refused(
+        st, lambda: st.apply(st.to_act()[0], "过"), IllegalActionError, "过"
+    )  # nothing to pass
+    _refused(st, lambda: st.apply(st.to_act()[0], "碰:五"), IllegalActionError, "碰:五")
+    _refused(st, lambda: st.apply(st.to_act()[0], "胡"), IllegalActionError, "胡")
+    _refused(st, lambda: st.apply(st.to_act()[0], 999), IllegalActionError, "999")
+    _refused(st, lambda: st.apply(st.to_act()[0], 3.5), IllegalActionError, "3.5")  # type: ignore[arg-type]
+    st.apply(st.to_act()[0], "打:五")  # and the legal one goes through
 
 
 def test_illegal_claim_in_a_window() -> None:
     st = game(0, {0: "五", 1: "四六"}, exclude={1: "三五七伍"})
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     assert 1 in st.to_act()
-    _refused(st, lambda: st.apply("碰:五", 1), IllegalActionError, "碰:五")
-    _refused(st, lambda: st.apply("吃:三四五", 1), IllegalActionError, "吃:三四五")
-    _refused(st, lambda: st.apply("打:四", 1), IllegalActionError, "打:四")
-    _refused(st, lambda: st.apply("胡", 1), IllegalActionError, "胡")
+    _refused(st, lambda: st.apply(1, "碰:五"), IllegalActionError, "碰:五")
+    _refused(st, lambda: st.apply(1, "吃:三四五"), IllegalActionError, "吃:三四五")
+    _refused(st, lambda: st.apply(1, "打:四"), IllegalActionError, "打:四")
+    _refused(st, lambda: st.apply(1, "胡"), IllegalActionError, "胡")
 
 
-def test_several_seats_to_act_need_a_seat() -> None:
+def test_several_seats_to_act_each_name_their_seat() -> None:
     st = game(0, {0: "五", 1: "四六", 2: "五五"}, exclude={1: "三五七伍"})
-    st.apply("打:五")
+    st.apply(0, "打:五")
     assert set(st.to_act()) == {1, 2}
-    _refused(st, lambda: st.apply("过"), IllegalActionError, "过")
+    _refused(st, lambda: st.apply(None, "过"), IllegalActionError, "None")  # type: ignore[arg-type]
+    _refused(st, lambda: st.apply(True, "过"), IllegalActionError, "True")
+    _refused(st, lambda: st.apply(0, "过"), IllegalActionError, "seat 0 is not to act")
+    assert not st.can_apply(0, "过") and st.can_apply(2, "过") and st.can_apply(1, "过")
+    st.apply(2, "过")
+    assert st.to_act() == (1,)
+
+
+def test_refusals_name_the_rule() -> None:
+    """A refused action says why, with the RULES.md section (as PokerKit's verify)."""
+    st = game(0, {0: "五六六六", 1: "七"}, exclude={0: "七"})
+    with pytest.raises(IllegalActionError, match="never one of a 坎"):
+        st.verify(0, "打:六")
+    with pytest.raises(IllegalActionError, match="not in the hand"):
+        st.verify(0, "打:七")
+    with pytest.raises(IllegalActionError, match="discard a card"):
+        st.verify(0, "过")
+    assert st.verify(0, "打:五") == 4
+    assert not st.can_apply(0, "xyz")  # bad notation is no legal action either
 
 
 def test_stale_version() -> None:
     st = game(0, {0: "五"})
     v = st.version
-    _refused(st, lambda: st.apply("打:五", 0, version=v + 1), IllegalActionError, "打:五")
-    st.apply("打:五", 0, version=v)
+    _refused(st, lambda: st.apply(0, "打:五", version=v + 1), IllegalActionError, "打:五")
+    st.apply(0, "打:五", version=v)
     assert st.version == v + 1
     if st.to_act():
         s = st.to_act()[0]
-        _refused(st, lambda: st.apply("过", s, version=v), IllegalActionError, "过")
+        _refused(st, lambda: st.apply(s, "过", version=v), IllegalActionError, "过")
 
 
 def test_garbage_text() -> None:
     st = game(0, {0: "五"})
-    _refused(st, lambda: st.apply("xyz"), NotationError, "xyz")
-    _refused(st, lambda: st.apply("打:鬼"), NotationError, "打:鬼")
-    _refused(st, lambda: st.apply("打:五六"), NotationError, "打:五六")
-    _refused(st, lambda: st.apply(""), NotationError, "empty")
-    _refused(st, lambda: st.apply("吃:一二三"), NotationError, "吃:一二三")  # no card on offer
+    _refused(st, lambda: st.apply(st.to_act()[0], "xyz"), NotationError, "xyz")
+    _refused(st, lambda: st.apply(st.to_act()[0], "打:鬼"), NotationError, "打:鬼")
+    _refused(st, lambda: st.apply(st.to_act()[0], "打:五六"), NotationError, "打:五六")
+    _refused(st, lambda: st.apply(st.to_act()[0], ""), NotationError, "empty")
+    _refused(
+        st, lambda: st.apply(st.to_act()[0], "吃:一二三"), NotationError, "吃:一二三"
+    )  # no card on offer
 
 
 def test_no_action_after_the_round_is_over() -> None:
     st = autoplay(game(0, {0: "五"}), win=False)
     assert st.over
-    _refused(st, lambda: st.apply("过", 0), IllegalActionError, "过")
-    _refused(st, lambda: st.apply(F("五"), 0), IllegalActionError, "over")
+    _refused(st, lambda: st.apply(0, "过"), IllegalActionError, "过")
+    _refused(st, lambda: st.apply(0, F("五")), IllegalActionError, "over")

@@ -1,6 +1,6 @@
 """The engine's per-seat caches always equal a fresh computation.
 
-``State.info`` and ``State.tinfo`` hold facts about each seat's hand and table that
+``State.facts`` and ``State.tfacts`` hold facts about each seat's hand and table that
 the engine updates in place or drops when the cards move; a stale entry would
 silently change which claims are offered. This recomputes both after every action
 of random and bot games and compares.
@@ -12,20 +12,19 @@ import random
 
 from paohuzi.bots.heuristic import HeuristicBot
 from paohuzi.core.engine import State, new_game
+from paohuzi.core.facts import seat_facts, table_facts
 from paohuzi.core.views import view
 
 
 def _check(state: State) -> None:
     for s in range(3):
-        cached_table = state.tinfo[s]
-        cached = state.info[s]
-        state.tinfo[s] = None
-        fresh_table = state._table_info(s)
+        cached_table = state.tfacts[s]
+        cached = state.facts[s]
+        fresh_table = table_facts(state.tables[s])
         if cached_table is not None:
             assert cached_table == fresh_table, (s, cached_table, fresh_table)
         if cached is not None:
-            assert cached == state._compute_info(s), s
-        state.info[s] = cached
+            assert cached == seat_facts(state.hands[s], fresh_table, state.rules), s
 
 
 def test_caches_match_in_random_games() -> None:
@@ -35,7 +34,7 @@ def test_caches_match_in_random_games() -> None:
         _check(state)
         while not state.over:
             seat = state.to_act()[0]
-            ids = state.legal_ids(seat)
+            ids = state.legal_actions(seat)
             state.apply_fast(seat, ids[rng.randrange(len(ids))])
             _check(state)
 

@@ -64,7 +64,7 @@ def test_chi_options_match_brute_force(hand: list[int]) -> None:
     state = new_game(seed=7)
     state.hands[0] = hand
     state.tables[0] = []
-    state.info[0] = state.tinfo[0] = None
+    state.touch(0, table=True)
     owes = sum(hand) + 1 == complete_size(0)  # a 20-card hand owes a discard after a 吃
     for x in range(NUM_FACES):
         if hand[x] == 3:
@@ -81,8 +81,8 @@ def test_chi_options_in_played_states() -> None:
         state = new_game(seed=g)
         while not state.over:
             for s in range(3):
-                inf = state.info[s] or state._info(s)
-                owes = inf[0] + 1 == complete_size(inf[1])
+                f = state.seat_facts(s)
+                owes = f.owned + 1 == complete_size(f.quads)
                 for x in range(NUM_FACES):
                     if state.hands[s][x] < 3:
                         assert set(state._chi_options(s, x)) == reference(
@@ -90,6 +90,6 @@ def test_chi_options_in_played_states() -> None:
                         ), (s, x, state.hands[s])
                         checked += 1
             seat = state.to_act()[0]
-            ids = state.legal_ids(seat)
+            ids = state.legal_actions(seat)
             state.apply_fast(seat, ids[rng.randrange(len(ids))])
     assert checked > 2_000

@@ -27,23 +27,23 @@ def _first_window_seats(st: State) -> set[int]:
 
 def test_peng_that_would_leave_only_kan_is_not_offered() -> None:
     st = game(0, {0: "五", 1: SIX_KAN + "五五"})
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     assert 1 not in _first_window_seats(st)
     assert not st.chou_peng[1] & mask("五")  # no offer, no mark
     # control: with a free card left over, the same 碰 is offered
     st = game(0, {0: "五", 1: "一一一三三三八八八壹壹壹叁叁叁捌五五"})
-    st.apply("打:五")
-    assert PENG_ID in st.legal_ids(1)
+    st.apply(st.to_act()[0], "打:五")
+    assert PENG_ID in st.legal_actions(1)
 
 
 def test_chi_that_would_leave_only_kan_is_not_offered() -> None:
     st = game(0, {0: "五", 1: SIX_KAN + "四六"})
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     assert 1 not in _first_window_seats(st)
     assert not st.chou_chi[1] & mask("五")
     st = game(0, {0: "五", 1: "一一一三三三八八八壹壹壹叁叁叁捌四六"})
-    st.apply("打:五")
-    assert any(a >= CHI_BASE for a in st.legal_ids(1))
+    st.apply(st.to_act()[0], "打:五")
+    assert any(a >= CHI_BASE for a in st.legal_actions(1))
 
 
 # ---------------------------------------------------------------- §9 dead hand
@@ -61,16 +61,16 @@ def _cannot_hu_dead(stock_tail: str = "") -> State:
         stock="??玖??五" + stock_tail,
         exclude={0: "玖五", 2: "陆玖五"},
     )
-    st.apply("打:陆")
-    st.apply("吃:肆伍陆", 1)
+    st.apply(st.to_act()[0], "打:陆")
+    st.apply(1, "吃:肆伍陆")
     discard(st, "九", 1)
     pass_until(
         st, lambda s: s.window is not None and (s.window.card, s.window.source) == (F("玖"), 1)
     )
     for s in st.to_act():
         if s != 1:
-            st.apply("过", s)
-    st.apply("吃:柒捌玖", 1)
+            st.apply(s, "过")
+    st.apply(1, "吃:柒捌玖")
     discard(st, "十", 1)
     pass_until(st, lambda s: bool(events_of(s, EventKind.WEI)))
     return st
@@ -121,7 +121,7 @@ def test_declining_a_wei_hu_with_only_kan_left_makes_a_dead_hand() -> None:
     st = game(0, {0: "拾", 1: SIX_KAN + "五五"}, stock="五")
     discard(st, "拾")
     assert st.to_act() == (1,) and st.window is not None and st.window.after_own
-    st.apply("过", 1)
+    st.apply(1, "过")
     dead = last_event(st, EventKind.DEAD)
     assert dead.seat == 1 and st.dead[1]
     i = st.log.index(dead)
@@ -132,11 +132,11 @@ def test_dead_hand_rule_off_keeps_the_player_alive() -> None:
     rules = HONG_GUAI_WAN.with_(dead_hand=False)
     st = game(0, {0: "拾", 1: SIX_KAN + "五五"}, stock="五", rules=rules)
     discard(st, "拾")
-    st.apply("过", 1)  # decline the 偎胡
+    st.apply(1, "过")  # decline the 偎胡
     assert not events_of(st, EventKind.DEAD)
     # he must break a 坎 instead
     assert st.phase is Phase.DISCARD and st.turn == 1
-    assert set(st.legal_ids(1)) == {F(c) for c in "一三八壹叁捌"}
+    assert set(st.legal_actions(1)) == {F(c) for c in "一三八壹叁捌"}
 
 
 def test_dealer_dealt_only_kan_starts_dead() -> None:

@@ -75,9 +75,9 @@ def test_dealer_with_one_dealt_ti_discards() -> None:
 def test_player_with_two_dealt_ti_skips_his_next_discard() -> None:
     # seat 1: two dealt 提 (T = 20, W(2) = 22); his 吃 brings T to 21 < 22: no discard.
     st = game(0, {0: "五", 1: "一一一一二二二二四六"}, exclude={1: "三五七伍"}, stock="?")
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     assert st.to_act() == (1,)
-    st.apply("吃:四五六", 1)
+    st.apply(1, "吃:四五六")
     assert last_event(st, EventKind.CHI).seat == 1
     assert not st.owes_discard(1)
     assert st.phase is not Phase.DISCARD or st.turn != 1
@@ -173,8 +173,8 @@ def test_forced_ti_comes_before_hu_and_a_ti_hu_is_offered() -> None:
     st = game(0, {0: "拾", 1: "捌捌捌壹贰叁贰柒拾一二三二七十四五六九九"}, stock="捌")
     discard(st, "拾")
     assert last_event(st, EventKind.TI).seat == 1
-    assert st.to_act() == (1,) and HU_ID in st.legal_ids(1)
-    st.apply("胡", 1)
+    assert st.to_act() == (1,) and HU_ID in st.legal_actions(1)
+    st.apply(1, "胡")
     assert st.result is not None and st.result.winner == 1
     assert st.result.win is not None and st.result.win.how == "提胡"
 

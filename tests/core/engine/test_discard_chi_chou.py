@@ -20,7 +20,7 @@ S_LOW, S_MID, S_HIGH, S_EQS, S_XXB, S_XBB = range(6)
 
 
 def _chi_ids(st: State, seat: int) -> set[int]:
-    return {a for a in st.legal_ids(seat) if a >= CHI_BASE}
+    return {a for a in st.legal_actions(seat) if a >= CHI_BASE}
 
 
 def _unclaimed(st: State) -> bool:
@@ -35,17 +35,17 @@ def _unclaimed(st: State) -> bool:
 
 def test_only_the_xiajia_may_chi_a_discard_the_shangjia_only_peng() -> None:
     st = game(0, {0: "五", 1: "四六", 2: "五五三四六七"}, exclude={1: "三五七伍"})
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     assert _chi_ids(st, 1) == {chi_id(S_MID)}
-    assert st.legal_ids(2) == (PENG_ID, PASS_ID)  # 三四 / 四六 / 六七 but no 吃 for the 上家
+    assert st.legal_actions(2) == (PENG_ID, PASS_ID)  # 三四 / 四六 / 六七 but no 吃 for the 上家
     assert 0 not in st.to_act()
 
 
 def test_the_xiajia_may_peng_a_discard() -> None:
     st = game(0, {0: "五", 1: "五五拾"})
-    st.apply("打:五")
-    assert PENG_ID in st.legal_ids(1)
-    st.apply("碰:五", 1)
+    st.apply(st.to_act()[0], "打:五")
+    assert PENG_ID in st.legal_actions(1)
+    st.apply(1, "碰:五")
     e = last_event(st, EventKind.PENG)
     assert (e.seat, e.face, e.source) == (1, F("五"), 0)
     assert st.phase is Phase.DISCARD and st.turn == 1
@@ -53,7 +53,7 @@ def test_the_xiajia_may_peng_a_discard() -> None:
 
 def test_a_kan_paos_a_discard() -> None:
     st = game(0, {0: "五", 2: "五五五"})
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     pao = last_event(st, EventKind.PAO)
     assert (pao.seat, pao.face, pao.source, pao.detail) == (2, F("五"), 0, "kan")
     assert st.phase is Phase.DISCARD and st.turn == 2
@@ -64,14 +64,14 @@ def test_a_table_wei_paos_a_discard() -> None:
     st = game(0, {0: "玖", 1: "五五拾", 2: "捌玖五"}, exclude={2: "柒拾十贰"}, stock="五")
     discard(st, "玖")
     assert last_event(st, EventKind.WEI).seat == 1
-    st.apply("打:拾", 1)
-    pass_until(st, lambda s: 2 in s.to_act() and chi_id(S_LOW) in s.legal_ids(2))
+    st.apply(1, "打:拾")
+    pass_until(st, lambda s: 2 in s.to_act() and chi_id(S_LOW) in s.legal_actions(2))
     for s in st.to_act():
         if s != 2:
-            st.apply("过", s)
-    st.apply("吃:捌玖拾", 2)
+            st.apply(s, "过")
+    st.apply(2, "吃:捌玖拾")
     assert st.phase is Phase.DISCARD and st.turn == 2
-    st.apply("打:五", 2)
+    st.apply(2, "打:五")
     pao = last_event(st, EventKind.PAO)
     assert (pao.seat, pao.face, pao.source, pao.detail) == (1, F("五"), 2, "wei")
     assert st.phase is Phase.DISCARD and st.turn == 1  # his first 跑: a discard
@@ -80,10 +80,10 @@ def test_a_table_wei_paos_a_discard() -> None:
 def test_a_table_peng_never_paos_a_discard() -> None:
     # seat 1 碰s the dealer's 五 and discards 四; seat 2 吃s 四 and discards the last 五.
     st = game(0, {0: "五", 1: "五五四", 2: "五二三"}, exclude={2: "四"})
-    st.apply("打:五")
-    st.apply("碰:五", 1)
-    st.apply("打:四", 1)
-    st.apply("吃:二三四", 2)
+    st.apply(st.to_act()[0], "打:五")
+    st.apply(1, "碰:五")
+    st.apply(1, "打:四")
+    st.apply(2, "吃:二三四")
     assert st.phase is Phase.DISCARD and st.turn == 2
     discard(st, "五")
     assert not events_of(st, EventKind.PAO)
@@ -97,13 +97,16 @@ def test_a_table_peng_never_paos_a_discard() -> None:
 
 def test_bi_is_compulsory_and_every_complete_option_is_offered() -> None:
     st = game(0, {0: "五", 1: "四五六六七"}, exclude={1: "三八伍"})
-    st.apply("打:五")
-    assert _chi_ids(st, 1) == {chi_id(S_MID, S_HIGH), chi_id(S_HIGH, S_MID)}
-    texts = sorted(a.text() for a in st.legal_actions(1) if a.id >= CHI_BASE)
-    assert texts == ["吃:五六七 比:四五六", "吃:四五六 比:五六七"]
+    st.apply(st.to_act()[0], "打:五")
+    # The same two groups, whichever takes the card on offer: one option (§7).
+    assert chi_id(S_MID, S_HIGH) == chi_id(S_HIGH, S_MID)
+    assert _chi_ids(st, 1) == {chi_id(S_MID, S_HIGH)}
+    texts = sorted(a.text() for a in st.legal_moves(1) if a.id >= CHI_BASE)
+    assert texts == ["吃:四五六 比:五六七"]
+    assert st.verify(1, "吃:五六七 比:四五六") == st.verify(1, "吃:四五六 比:五六七")
     with pytest.raises(IllegalActionError):
-        st.apply("吃:四五六", 1)  # would leave a 五 in hand
-    st.apply("吃:四五六 比:五六七", 1)
+        st.apply(1, "吃:四五六")  # would leave a 五 in hand
+    st.apply(1, "吃:五六七 比:四五六")
     assert st.hands[1][F("五")] == 0
     assert [t.group.faces for t in st.tables[1]] == [
         (F("四"), F("五"), F("六")),
@@ -115,26 +118,26 @@ def test_bi_is_compulsory_and_every_complete_option_is_offered() -> None:
 
 def test_one_bi_group_may_hold_two_copies() -> None:
     st = game(0, {0: "五", 1: "四六五五伍"}, exclude={1: "三七"})
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     assert _chi_ids(st, 1) == {chi_id(S_MID, S_XXB), chi_id(S_XXB, S_MID)}
-    st.apply("吃:四五六 比:五五伍", 1)
+    st.apply(1, "吃:四五六 比:五五伍")
     assert st.hands[1][F("五")] == 0 and st.hands[1][F("伍")] == 0
 
 
 def test_chi_is_not_offered_when_no_complete_bi_exists() -> None:
     st = game(0, {0: "五", 1: "四五六"}, exclude={1: "三七伍"})
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     assert _unclaimed(st)  # nobody was offered anything
     assert not st.chou_chi[1] & mask("五")  # no offer, no 臭 mark
 
 
 def test_kan_cards_are_never_used_in_chi_or_bi() -> None:
     st = game(0, {0: "五", 1: "四四四六"}, exclude={1: "三七伍"})
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     assert _unclaimed(st)
     # the 比 五六七 would need the 坎 七
     st = game(0, {0: "五", 1: "四五六六七七七"}, exclude={1: "三八伍"})
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     assert _unclaimed(st)
 
 
@@ -143,8 +146,8 @@ def test_kan_cards_are_never_used_in_chi_or_bi() -> None:
 
 def test_passing_an_offered_chi_marks_chou_chi_privately() -> None:
     st = game(0, {0: "五", 1: "四六"}, exclude={1: "三五七伍"})
-    st.apply("打:五")
-    st.apply("过", 1)
+    st.apply(st.to_act()[0], "打:五")
+    st.apply(1, "过")
     assert st.chou_chi[1] & mask("五") and not st.chou_peng[1] & mask("五")
     e = last_event(st, EventKind.CHOU)
     assert (e.seat, e.face, e.detail, e.private) == (1, F("五"), "chi", True)
@@ -160,8 +163,8 @@ def test_passing_an_offered_chi_marks_chou_chi_privately() -> None:
 
 def test_passing_an_offered_peng_marks_chou_peng() -> None:
     st = game(0, {0: "五", 2: "五五"})
-    st.apply("打:五")
-    assert PENG_ID in st.legal_ids(2)
+    st.apply(st.to_act()[0], "打:五")
+    assert PENG_ID in st.legal_actions(2)
     pass_window(st)
     assert st.chou_peng[2] & mask("五") and not st.chou_chi[2] & mask("五")
     assert [(e.face, e.detail) for e in events_of(st, EventKind.CHOU) if e.seat == 2] == [
@@ -179,10 +182,10 @@ def test_discarding_x_marks_both_chou_sets() -> None:
 def test_an_overtaken_chi_leaves_no_mark() -> None:
     for first in ("吃:四五六", "过"):
         st = game(0, {0: "五", 1: "四六", 2: "五五"}, exclude={1: "三五七伍"})
-        st.apply("打:五")
-        assert _chi_ids(st, 1) and PENG_ID in st.legal_ids(2)
-        st.apply(first, 1)
-        st.apply("碰:五", 2)
+        st.apply(st.to_act()[0], "打:五")
+        assert _chi_ids(st, 1) and PENG_ID in st.legal_actions(2)
+        st.apply(1, first)
+        st.apply(2, "碰:五")
         assert last_event(st, EventKind.PENG).seat == 2
         assert not st.chou_chi[1] & mask("五")
         assert not [e for e in events_of(st, EventKind.CHOU) if e.seat == 1]
@@ -196,8 +199,8 @@ def test_chou_chi_blocks_a_later_chi_of_that_face() -> None:
     assert _chi_ids(st, 1)
     # ... after passing the 吃 of the dealer's 五 he may not
     st = game(0, {0: "五", 1: "四六"}, exclude={1: "三五七伍"}, stock="五")
-    st.apply("打:五")
-    st.apply("过", 1)
+    st.apply(st.to_act()[0], "打:五")
+    st.apply(1, "过")
     assert events_of(st, EventKind.DRAW)[0].face == F("五")
     assert not _chi_ids(st, 1)
 
@@ -206,18 +209,18 @@ def test_chou_peng_blocks_a_later_peng_of_that_face() -> None:
     st = game(0, {0: "玖五", 2: "五五"}, stock="五")
     discard(st, "玖")
     assert st.window is not None and st.window.card == F("五")
-    assert PENG_ID in st.legal_ids(2)
+    assert PENG_ID in st.legal_actions(2)
     st = game(0, {0: "五", 2: "五五"}, stock="五")
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     pass_window(st)
     assert events_of(st, EventKind.DRAW)[0].face == F("五")
-    assert PENG_ID not in st.legal_ids(2)
+    assert PENG_ID not in st.legal_actions(2)
 
 
 def test_chou_wei_is_shown_face_up() -> None:
     # seat 2 passes the 碰 of 五, then draws 五 himself while holding the pair.
     st = game(0, {0: "五", 2: "五五"}, stock="?五")
-    st.apply("打:五")
+    st.apply(st.to_act()[0], "打:五")
     pass_window(st)
     assert st.chou_peng[2] & mask("五")
     pass_until(st, lambda s: bool(events_of(s, EventKind.WEI)))
@@ -236,12 +239,12 @@ def test_chou_wei_is_shown_face_up() -> None:
 def test_chou_never_blocks_hu_and_passing_hu_leaves_no_mark() -> None:
     # seat 1 passes the 吃 of the dealer's 陆 (a discard: no 胡 offered), then draws 陆.
     st = game(0, {0: "陆", 1: WAIT_LU}, stock="陆")
-    st.apply("打:陆")
-    assert HU_ID not in st.legal_ids(1) and _chi_ids(st, 1)
-    st.apply("过", 1)
+    st.apply(st.to_act()[0], "打:陆")
+    assert HU_ID not in st.legal_actions(1) and _chi_ids(st, 1)
+    st.apply(1, "过")
     assert st.chou_chi[1] & mask("陆")
     assert st.window is not None and st.window.card == F("陆") and st.window.from_draw
-    assert HU_ID in st.legal_ids(1) and not _chi_ids(st, 1)
+    assert HU_ID in st.legal_actions(1) and not _chi_ids(st, 1)
     n_chou = len([e for e in events_of(st, EventKind.CHOU) if e.seat == 1])
     marks = (st.chou_chi[1], st.chou_peng[1])
     pass_window(st)
@@ -249,7 +252,7 @@ def test_chou_never_blocks_hu_and_passing_hu_leaves_no_mark() -> None:
     assert (st.chou_chi[1], st.chou_peng[1]) == marks
     # the same again, but this time he wins on the 臭 face
     st = game(0, {0: "陆", 1: WAIT_LU}, stock="陆")
-    st.apply("打:陆")
-    st.apply("过", 1)
-    st.apply("胡", 1)
+    st.apply(st.to_act()[0], "打:陆")
+    st.apply(1, "过")
+    st.apply(1, "胡")
     assert st.result is not None and st.result.winner == 1

@@ -21,8 +21,8 @@ def test_no_tianhu_by_default() -> None:
 def test_tianhu_on_the_dealer_may_win_on_the_liangzhang() -> None:
     st = game(dealer=0, hands={0: DEALER}, liang="九", rules=TIANHU)
     assert st.to_act() == (0,)
-    assert [a.text() for a in st.legal_actions(0)] == ["胡", "过"]
-    st.apply("胡", 0)
+    assert [a.text() for a in st.legal_moves(0)] == ["胡", "过"]
+    st.apply(0, "胡")
     assert st.result is not None and st.result.winner == 0
     assert st.result.win is not None and st.result.win.huxi == 18
     assert st.card_counts() == [4] * 20
@@ -30,7 +30,7 @@ def test_tianhu_on_the_dealer_may_win_on_the_liangzhang() -> None:
 
 def test_declined_tianhu_leaves_the_dealer_to_discard() -> None:
     st = game(dealer=0, hands={0: DEALER}, liang="九", rules=TIANHU)
-    st.apply("过", 0)
+    st.apply(0, "过")
     assert st.phase is Phase.DISCARD and st.turn == 0
     assert not [e for e in st.log if e.kind is EventKind.DEAD]
     assert st.card_counts() == [4] * 20

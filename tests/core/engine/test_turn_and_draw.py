@@ -13,7 +13,7 @@ WAIT_LU = "壹贰叁贰柒拾一二三二七十四五六七八九肆伍"  # 18 �
 
 
 def _chi_ids(st: State, seat: int) -> set[int]:
-    return {a for a in st.legal_ids(seat) if a >= CHI_BASE}
+    return {a for a in st.legal_actions(seat) if a >= CHI_BASE}
 
 
 # ---------------------------------------------------------------- §4
@@ -46,9 +46,9 @@ def test_unclaimed_draw_goes_to_the_drawers_pile_then_his_xiajia_draws() -> None
 def test_after_a_claim_the_claimant_discards_and_play_goes_on_from_him() -> None:
     # the dealer's 上家 (seat 2) 碰s the opening discard: seat 1 is skipped.
     st = game(0, {0: "五", 2: "五五拾"}, stock="?")
-    st.apply("打:五")
-    assert st.legal_ids(2) == (PENG_ID, PASS_ID)
-    st.apply("碰:五", 2)
+    st.apply(st.to_act()[0], "打:五")
+    assert st.legal_actions(2) == (PENG_ID, PASS_ID)
+    st.apply(2, "碰:五")
     assert st.phase is Phase.DISCARD and st.turn == 2
     discard(st, "拾")
     draws = events_of(st, EventKind.DRAW)
@@ -71,10 +71,10 @@ def test_hu_drawer_wins_over_his_xiajia() -> None:
     st = _two_winners("陆")
     assert st.window is not None and st.window.source == 1
     assert st.to_act() == (1, 2)
-    assert HU_ID in st.legal_ids(1) and HU_ID in st.legal_ids(2)
-    st.apply("胡", 2)  # the 下家 answers first: the drawer may still win
+    assert HU_ID in st.legal_actions(1) and HU_ID in st.legal_actions(2)
+    st.apply(2, "胡")  # the 下家 answers first: the drawer may still win
     assert st.result is None and st.to_act() == (1,)
-    st.apply("胡", 1)
+    st.apply(1, "胡")
     assert st.result is not None and st.result.winner == 1
     assert st.result.win is not None and st.result.win.self_drawn
     assert len(events_of(st, EventKind.HU)) == 1  # exactly one winner
@@ -84,8 +84,8 @@ def test_hu_drawer_wins_over_his_xiajia() -> None:
 
 def test_hu_xiajia_wins_when_the_drawer_passes() -> None:
     st = _two_winners("陆")
-    st.apply("胡", 2)
-    st.apply("过", 1)
+    st.apply(2, "胡")
+    st.apply(1, "过")
     assert st.result is not None and st.result.winner == 2
     assert st.result.win is not None and not st.result.win.self_drawn
     assert st.result.deltas == (-2, -2, 4)
@@ -96,10 +96,10 @@ def test_hu_xiajia_before_shangjia() -> None:
     # the dealer draws 陆 (third draw): seat 1 is his 下家, seat 2 his 上家.
     st = _two_winners("玖玖陆")
     assert st.window is not None and st.window.source == 0
-    assert HU_ID in st.legal_ids(1) and HU_ID in st.legal_ids(2)
-    st.apply("胡", 2)
+    assert HU_ID in st.legal_actions(1) and HU_ID in st.legal_actions(2)
+    st.apply(2, "胡")
     assert st.result is None
-    st.apply("胡", 1)
+    st.apply(1, "胡")
     assert st.result is not None and st.result.winner == 1
     assert len(events_of(st, EventKind.HU)) == 1
 
@@ -108,15 +108,15 @@ def test_hu_beats_a_forced_pao() -> None:
     # seat 2 holds a 坎 of 陆; seat 1 draws the fourth 陆 and may win.
     st = game(0, {0: "玖", 1: WAIT_LU, 2: "陆陆陆"}, stock="陆")
     discard(st, "玖")
-    assert st.to_act() == (1,) and HU_ID in st.legal_ids(1)
-    st.apply("胡", 1)
+    assert st.to_act() == (1,) and HU_ID in st.legal_actions(1)
+    st.apply(1, "胡")
     assert st.result is not None and st.result.winner == 1
     assert not events_of(st, EventKind.PAO)
     # passing the 胡 lets the forced 跑 happen
     st = game(0, {0: "玖", 1: WAIT_LU, 2: "陆陆陆"}, stock="陆")
     discard(st, "玖")
     chou = (st.chou_chi[:], st.chou_peng[:])
-    st.apply("过", 1)
+    st.apply(1, "过")
     pao = last_event(st, EventKind.PAO)
     assert (pao.seat, pao.face, pao.source, pao.detail) == (2, F("陆"), 1, "kan")
     assert (st.chou_chi, st.chou_peng) == chou  # passing a 胡 leaves no 臭 mark
@@ -130,11 +130,11 @@ def test_hu_of_the_shangjia_beats_peng_and_chi() -> None:
     pass_until(st, lambda s: s.window is not None and s.window.card == F("陆"))
     assert st.window is not None and st.window.source == 2
     assert st.to_act() == (2, 0, 1)
-    assert PENG_ID in st.legal_ids(0) and HU_ID in st.legal_ids(1) and _chi_ids(st, 2)
-    st.apply("吃:陆柒捌", 2)
-    st.apply("碰:陆", 0)
+    assert PENG_ID in st.legal_actions(0) and HU_ID in st.legal_actions(1) and _chi_ids(st, 2)
+    st.apply(2, "吃:陆柒捌")
+    st.apply(0, "碰:陆")
     assert st.result is None and st.to_act() == (1,)
-    st.apply("胡", 1)
+    st.apply(1, "胡")
     assert st.result is not None and st.result.winner == 1
     assert not events_of(st, EventKind.PENG) and not events_of(st, EventKind.CHI)
     # overtaken claims leave no 臭 mark
@@ -146,8 +146,8 @@ def test_hu_of_the_shangjia_beats_peng_and_chi() -> None:
 
 def test_a_table_peng_paos_a_card_drawn_by_another() -> None:
     st = game(0, {0: "五", 1: "五五拾"}, stock="五")
-    st.apply("打:五")
-    st.apply("碰:五", 1)
+    st.apply(st.to_act()[0], "打:五")
+    st.apply(1, "碰:五")
     discard(st, "拾")
     pao = last_event(st, EventKind.PAO)
     assert (pao.seat, pao.face, pao.source, pao.detail) == (1, F("五"), 2, "peng")
@@ -157,8 +157,8 @@ def test_a_table_peng_paos_a_card_drawn_by_another() -> None:
 
 def test_a_table_peng_paos_the_owners_own_draw() -> None:
     st = game(0, {0: "五", 1: "五五拾"}, stock="??五")
-    st.apply("打:五")
-    st.apply("碰:五", 1)
+    st.apply(st.to_act()[0], "打:五")
+    st.apply(1, "碰:五")
     discard(st, "拾")
     pass_until(st, lambda s: bool(events_of(s, EventKind.PAO)))
     pao = last_event(st, EventKind.PAO)
@@ -181,24 +181,24 @@ def test_drawer_may_chi_first_then_his_xiajia_but_not_his_shangjia() -> None:
 
     st = start()
     assert st.to_act() == (1, 2)  # the dealer (上家 of the drawer) is not offered a 吃
-    assert _chi_ids(st, 1) and _chi_ids(st, 2) and not st.legal_ids(0)
-    st.apply("吃:五六七", 2)
+    assert _chi_ids(st, 1) and _chi_ids(st, 2) and not st.legal_actions(0)
+    st.apply(2, "吃:五六七")
     assert st.result is None and st.to_act() == (1,)  # waits for the drawer
-    st.apply("吃:四五六", 1)
+    st.apply(1, "吃:四五六")
     chi = last_event(st, EventKind.CHI)
     assert (chi.seat, chi.source) == (1, 1)
     assert st.phase is Phase.DISCARD and st.turn == 1
     assert not st.chou_chi[2] & mask("五")  # overtaken: no mark
 
     st = start()
-    st.apply("吃:五六七", 2)
-    st.apply("过", 1)
+    st.apply(2, "吃:五六七")
+    st.apply(1, "过")
     chi = last_event(st, EventKind.CHI)
     assert (chi.seat, chi.source) == (2, 1)
     assert st.phase is Phase.DISCARD and st.turn == 2
     assert st.chou_chi[1] & mask("五")  # the drawer passed his 吃: 臭吃
     # play goes on from the claimant: his 下家 (the dealer) draws after his discard
-    st.apply(st.legal_ids(2)[0], 2)
+    st.apply(2, st.legal_actions(2)[0])
     if st.window is not None and not st.window.from_draw:
         pass_window(st)
     assert events_of(st, EventKind.DRAW)[1].seat == 0

@@ -1,6 +1,6 @@
 """The engine's cheap win filters never hide a win (RULES.md §10).
 
-``State._win`` skips the full evaluation when a seat's cached info says a card
+``State._win`` skips the full evaluation when a seat's cached facts say a card
 cannot win (stranded singles, the 胡息 bound, card counts). These tests compare it
 with the unfiltered :func:`evaluate_counts` for every seat and every card, on hands
 built to be one card from complete and in games of bots that play to win.
@@ -29,7 +29,7 @@ def _check_all(state: State, seats: range = range(3)) -> int:
     for s in seats:
         if state.dead[s]:
             continue
-        state.info[s] = state.tinfo[s] = None
+        state.touch(s, table=True)
         for x in range(NUM_FACES):
             if state.hands[s][x] + sum(g.faces.count(x) for g in state.table_groups(s)) >= 4:
                 continue

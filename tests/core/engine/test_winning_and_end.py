@@ -24,10 +24,10 @@ KAN_BA = "捌捌捌壹贰叁贰柒拾一二三二七十四五六九九"
 
 def test_a_discard_that_completes_a_hand_offers_no_hu() -> None:
     st = game(0, {0: "陆", 1: WAIT_LU})
-    st.apply("打:陆")
+    st.apply(st.to_act()[0], "打:陆")
     assert st.window is not None and st.window.card == F("陆") and not st.window.from_draw
-    assert HU_ID not in st.legal_ids(1)
-    assert any(a.text() == "吃:肆伍陆" for a in st.legal_actions(1))
+    assert HU_ID not in st.legal_actions(1)
+    assert any(a.text() == "吃:肆伍陆" for a in st.legal_moves(1))
 
 
 def test_the_same_card_drawn_by_another_player_wins() -> None:
@@ -35,7 +35,7 @@ def test_the_same_card_drawn_by_another_player_wins() -> None:
     discard(st, "玖")
     pass_until(st, lambda s: s.window is not None and s.window.card == F("陆"))
     assert st.window is not None and st.window.source == 2
-    st.apply("胡", 1)
+    st.apply(1, "胡")
     assert st.result is not None and st.result.winner == 1
     win = st.result.win
     assert win is not None and not win.self_drawn
@@ -45,7 +45,7 @@ def test_the_same_card_drawn_by_another_player_wins() -> None:
 
 def test_no_hu_after_a_pao_made_on_a_discard() -> None:
     st = game(0, {0: "捌", 1: KAN_BA})
-    st.apply("打:捌")
+    st.apply(st.to_act()[0], "打:捌")
     pao = last_event(st, EventKind.PAO)
     assert (pao.seat, pao.source, pao.detail) == (1, 0, "kan")
     # his hand is now complete, but a discard never wins: he discards instead
@@ -57,8 +57,8 @@ def test_pao_hu_on_a_card_drawn_by_another() -> None:
     st = game(0, {0: "玖", 1: KAN_BA}, stock="?捌")
     discard(st, "玖")
     pass_until(st, lambda s: s.window is not None and s.window.card == F("捌"))
-    assert st.to_act() == (1,) and HU_ID in st.legal_ids(1)
-    st.apply("胡", 1)
+    assert st.to_act() == (1,) and HU_ID in st.legal_actions(1)
+    st.apply(1, "胡")
     assert st.result is not None and st.result.win is not None
     assert st.result.win.how == "跑胡" and st.result.win.huxi == 27
     assert parse_group("跑:捌捌捌捌") in st.result.win.groups
@@ -73,9 +73,9 @@ def test_the_best_arrangement_is_picked() -> None:
     st = game(0, {0: "玖", 2: "陆陆陆壹贰叁贰柒拾三四五七八九二三四六六"}, stock="陆")
     discard(st, "玖")
     assert st.window is not None and st.window.card == F("陆")
-    assert HU_ID in st.legal_ids(2)
+    assert HU_ID in st.legal_actions(2)
     pass_until(st, lambda s: s.to_act() == (2,))
-    st.apply("胡", 2)
+    st.apply(2, "胡")
     res = st.result
     assert res is not None and res.winner == 2 and res.win is not None
     assert (res.win.huxi, res.win.tun, res.win.fan, res.win.score, res.win.how) == (
@@ -110,7 +110,7 @@ def test_haidi_hu_on_the_last_stock_card() -> None:
     w = st.window
     assert w is not None and w.last_card and w.card == F("陆") and w.source == 1
     assert st.draws == 19
-    st.apply("胡", 1)
+    st.apply(1, "胡")
     win = st.result.win if st.result is not None else None
     assert win is not None and win.last_card and win.self_drawn
     assert win.mingtang == {"海底胡": 2}
@@ -122,7 +122,7 @@ def test_haidi_hu_on_the_last_stock_card() -> None:
 def test_settlement_caps_the_losers_payment_and_the_winners_gain() -> None:
     # loser cap: the dealer (seat 1's 上家) holds only 2
     st = _haidi_game(balances=(2, 100, 100))
-    st.apply("胡", 1)
+    st.apply(1, "胡")
     assert st.result is not None
     assert st.result.deltas == (-2, 8, -6)
     assert st.result.balances == (0, 108, 94)
@@ -130,14 +130,14 @@ def test_settlement_caps_the_losers_payment_and_the_winners_gain() -> None:
     assert settle.numbers == (-2, 8, -6)
     # winner cap: seat 1 may gain at most his 5; his 下家 (seat 2) pays ⌊5·6/12⌋ = 2
     st = _haidi_game(balances=(100, 5, 100))
-    st.apply("胡", 1)
+    st.apply(1, "胡")
     assert st.result is not None
     assert st.result.deltas == (-3, 5, -2)
     assert sum(st.result.balances) == 205
     # caps off: full payments
     rules = HONG_GUAI_WAN.with_(cap_winner_gain=False, cap_loser_payment=False)
     st = _haidi_game(balances=(2, 5, 100), rules=rules)
-    st.apply("胡", 1)
+    st.apply(1, "胡")
     assert st.result is not None and st.result.deltas == (-6, 12, -6)
 
 
