@@ -53,6 +53,8 @@ NUM_ACTIONS = CHI_BASE + 6 * 49
 
 
 class ActionKind(Enum):
+    """What a decision does; the value is its hanzi, ``ascii`` its alias."""
+
     DISCARD = "打"
     PASS = "过"
     HU = "胡"
@@ -61,6 +63,7 @@ class ActionKind(Enum):
 
     @property
     def ascii(self) -> str:
+        """The ASCII alias (``discard``, ``pass``, ``hu``, ``peng``, ``chi``)."""
         return self.name.lower()
 
 
@@ -121,7 +124,7 @@ class Action:
 
     kind: ActionKind
     face: int | None = None
-    groups: tuple[Group, ...] = ()  # 吃: the 吃 group then its 比 groups
+    groups: tuple[Group, ...] = ()  # 吃: its groups, smallest shape first
     id: int = -1
 
     @staticmethod
@@ -141,26 +144,13 @@ class Action:
             return Action(ActionKind.PENG, card, (Group(GroupKind.PENG, (card,) * 3),), action_id)
         if card is None:
             raise NotationError(f"吃 id {action_id} needs the card on offer")
-        r = action_id - CHI_BASE
-        s0, b1, b2 = r // 49, (r // 7) % 7, r % 7
-        if not is_canonical_chi(action_id):
-            raise NotationError(
-                f"吃 id {action_id} is not canonical (its shapes are not smallest first): "
-                f"use {canonical_id(action_id)}"
-            )
-        groups = []
-        for s in (s0, b1, b2):
-            if s == NO_SHAPE:
-                continue
-            faces = shape_faces(card, s)
-            if faces is None:
-                raise NotationError(f"吃 id {action_id} is impossible for {glyph(card)}")
-            groups.append(Group(GroupKind.CHI, faces))
-        return Action(ActionKind.CHI, card, tuple(groups), action_id)
+        return Action(ActionKind.CHI, card, _chi_groups(action_id, card), action_id)
 
     def hand_cards(self) -> tuple[int, ...]:
-        """The cards a 碰 or 吃 (with its 比) takes from the claimant's hand: every
-        card of its groups except the one claimed copy of the card on offer."""
+        """The cards a 碰 or 吃 (with its 比) takes from the claimant's hand.
+
+        Every card of its groups except the one claimed copy of the card on offer.
+        """
         out: list[int] = []
         claimed = False
         for g in self.groups:
@@ -171,7 +161,7 @@ class Action:
                 out.append(f)
         return tuple(out)
 
-    def text(self, ascii: bool = False) -> str:
+    def text(self, *, ascii: bool = False) -> str:
         """Text form: ``打:五``, ``过``, ``胡``, ``碰:五``, ``吃:三四五 比:五五伍``."""
         k = self.kind
         name = k.ascii if ascii else k.value
@@ -189,7 +179,33 @@ class Action:
         return name
 
     def __str__(self) -> str:
+        """The text form (see :meth:`text`)."""
         return self.text()
+
+    def __repr__(self) -> str:
+        """The call that rebuilds it, e.g. ``parse_action('碰:五', card='五')``."""
+        if self.face is None or self.kind is ActionKind.DISCARD:
+            return f"parse_action({self.text()!r})"
+        return f"parse_action({self.text()!r}, card={glyph(self.face)!r})"
+
+
+def _chi_groups(action_id: int, card: int) -> tuple[Group, ...]:
+    """The groups of 吃 id ``action_id`` around ``card``; only canonical ids exist."""
+    if not is_canonical_chi(action_id):
+        raise NotationError(
+            f"吃 id {action_id} is not canonical (its shapes are not smallest first): "
+            f"use {canonical_id(action_id)}"
+        )
+    r = action_id - CHI_BASE
+    groups = []
+    for s in (r // 49, (r // 7) % 7, r % 7):
+        if s == NO_SHAPE:
+            continue
+        faces = shape_faces(card, s)
+        if faces is None:
+            raise NotationError(f"吃 id {action_id} is impossible for {glyph(card)}")
+        groups.append(Group(GroupKind.CHI, faces))
+    return tuple(groups)
 
 
 _KIND_WORDS = {
@@ -208,16 +224,19 @@ _KIND_WORDS = {
 }
 
 
-def parse_action(text: str, card: int | None = None) -> Action:
+def parse_action(text: str, card: int | str | None = None) -> Action:
     """Parse an action's text form; ``card`` is the card on offer, if any.
 
     >>> parse_action("打:五").id
     4
+    >>> parse_action("吃:八捌捌 比:陆柒捌", card="捌")   # 比 groups in any order
+    parse_action('吃:陆柒捌 比:八捌捌', card='捌')
     """
-    s = text.strip()
-    if not s:
+    if not isinstance(text, str):
+        raise NotationError(f"an action's text form is a string, got {text!r}")
+    tokens = text.strip().replace("：", ":").split()
+    if not tokens:
         raise NotationError("empty action")
-    tokens = s.replace("：", ":").split()
     head, _, rest = tokens[0].partition(":")
     kind = _KIND_WORDS.get(head.lower())
     if kind is None:
@@ -225,44 +244,60 @@ def parse_action(text: str, card: int | None = None) -> Action:
             f"unknown action {text!r}: expected 打/过/胡/碰/吃 (discard/pass/hu/peng/chi)"
         )
     try:
+        x = _card_on_offer(card)
         if kind is ActionKind.DISCARD:
             faces = parse_faces(rest)
             if len(faces) != 1 or len(tokens) != 1:
                 raise NotationError("a discard names one card")
             return Action.from_id(faces[0])
-        if kind is ActionKind.PASS:
-            return Action.from_id(PASS_ID, card)
-        if kind is ActionKind.HU:
-            return Action.from_id(HU_ID, card)
+        if kind is ActionKind.PASS or kind is ActionKind.HU:
+            return Action.from_id(PASS_ID if kind is ActionKind.PASS else HU_ID, x)
         if kind is ActionKind.PENG:
-            if rest:
-                faces = parse_faces(rest)
-                if (
-                    not faces
-                    or any(f != faces[0] for f in faces)
-                    or (card is not None and faces[0] != card)
-                ):
-                    raise NotationError("a 碰 names the card on offer")
-                card = faces[0]
-            return Action.from_id(PENG_ID, card)
-        # 吃: first token is the 吃 group, then 比:... groups
-        if card is None:
-            raise NotationError("a 吃 needs the card on offer")
-        shapes = []
-        for i, tok in enumerate(tokens):
-            label, _, cards = tok.partition(":")
-            if i > 0 and label.lower() not in ("比", "bi"):
-                raise NotationError(f"expected 比:... after the 吃 group, got {tok!r}")
-            faces = tuple(sorted(parse_faces(cards)))
-            for shp in range(6):
-                if shape_faces(card, shp) == faces:
-                    shapes.append(shp)
-                    break
-            else:
-                raise NotationError(f"{format_faces(faces)!r} is no group around {glyph(card)}")
-        if len(shapes) > 3:
-            raise NotationError("a 吃 has at most two 比 groups")
-        padded = [*shapes, NO_SHAPE, NO_SHAPE][:3]
-        return Action.from_id(chi_id(padded[0], padded[1], padded[2]), card)
+            return Action.from_id(PENG_ID, _peng_card(rest, x))
+        return _parse_chi(tokens, x)
     except NotationError as e:
         raise NotationError(f"bad action {text!r}: {e}") from None
+
+
+def _card_on_offer(card: int | str | None) -> int | None:
+    """The card on offer as a face, given as a face, its glyph or None."""
+    if card is None:
+        return None
+    if isinstance(card, str):
+        faces = parse_faces(card)
+        if len(faces) != 1:
+            raise NotationError(f"the card on offer is one card, got {card!r}")
+        return faces[0]
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_FACES:
+        raise NotationError(f"the card on offer must be a face 0–19, got {card!r}")
+    return card
+
+
+def _peng_card(rest: str, card: int | None) -> int | None:
+    """The card a 碰 names (``碰:五`` or ``碰:五五五``), which must be the card on offer."""
+    if not rest:
+        return card
+    faces = parse_faces(rest)
+    if not faces or any(f != faces[0] for f in faces) or (card is not None and faces[0] != card):
+        raise NotationError("a 碰 names the card on offer")
+    return faces[0]
+
+
+def _parse_chi(tokens: list[str], card: int | None) -> Action:
+    """``吃:<group> [比:<group> [比:<group>]]``: every group around the card on offer."""
+    if card is None:
+        raise NotationError("a 吃 needs the card on offer")
+    shapes = []
+    for i, tok in enumerate(tokens):
+        label, _, cards = tok.partition(":")
+        if i > 0 and label.lower() not in ("比", "bi"):
+            raise NotationError(f"expected 比:... after the 吃 group, got {tok!r}")
+        faces = tuple(sorted(parse_faces(cards)))
+        shape = next((s for s in range(NO_SHAPE) if shape_faces(card, s) == faces), None)
+        if shape is None:
+            raise NotationError(f"{format_faces(faces)!r} is no group around {glyph(card)}")
+        shapes.append(shape)
+    if len(shapes) > 3:
+        raise NotationError("a 吃 has at most two 比 groups")
+    padded = [*shapes, NO_SHAPE, NO_SHAPE][:3]
+    return Action.from_id(chi_id(padded[0], padded[1], padded[2]), card)

@@ -143,8 +143,10 @@ class ChiTables:
         self._bi: list[dict[tuple[int, ...], _Table]] = [{} for _ in range(NUM_FACES)]
 
     def plain(self, x: int, mask: int, pairs: int) -> _Table:
-        """Options on ``x`` of a hand without a copy of it: ``mask`` its free faces,
-        ``pairs`` the faces it holds two free copies of (bit masks)."""
+        """Options on ``x`` of a hand without a copy of it.
+
+        ``mask`` holds its free faces, ``pairs`` the faces it has two free copies of.
+        """
         other = _OTHER[x]
         key = mask & _NEED_UNION[x] | ((pairs >> other) & 1) << NUM_FACES
         hit = self._plain[x].get(key)
@@ -165,8 +167,10 @@ class ChiTables:
 
 
 def _plain_options(x: int, key: int) -> _Table:
-    """:func:`chi_options` for a hand without a copy of ``x``, so without 比: every
-    shape whose two cards are free (``key`` as :meth:`ChiTables.plain` makes it)."""
+    """:func:`chi_options` for a hand without a copy of ``x``, so without 比.
+
+    Every shape whose two cards are free (``key`` as :meth:`ChiTables.plain` makes it).
+    """
     ids = []
     for s, _g, (a, b) in chi_shapes(x):
         if (key >> NUM_FACES) & 1 if a == b else (key >> a) & 1 and (key >> b) & 1:
@@ -182,8 +186,10 @@ def _lanes(x: int, faces: Sequence[int]) -> int:
 
 @cache
 def _requirements(x: int, copies: int) -> tuple[tuple[int, int, int], ...]:
-    """Every option on ``x`` of a hand with ``copies`` free copies of it, as (id, packed
-    hand cards it needs, cards used), from :func:`chi_options` on the richest such hand.
+    """Every option on ``x`` of a hand with ``copies`` free copies of it.
+
+    As (id, packed hand cards it needs, cards used), from :func:`chi_options` on
+    the richest such hand.
 
     Any real hand with that many copies has a subset of these options: exactly those
     whose needs it can pay (a face never has more than two free copies).

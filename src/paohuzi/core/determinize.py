@@ -55,30 +55,33 @@ def _tables(view: SeatView, a: Assignment) -> list[list[TableGroup]]:
     return tables
 
 
+def _counts(view: SeatView, hands: list[list[int]], tables: list[list[TableGroup]],
+            stock: tuple[int, ...]) -> list[int]:  # fmt: skip
+    """Every card the view and the assignment place, by face."""
+    counts = [0] * NUM_FACES
+    for s in range(3):
+        for f in range(NUM_FACES):
+            counts[f] += hands[s][f]
+        for f in (*(f for t in tables[s] for f in t.group.faces), *view.piles[s]):
+            counts[f] += 1
+    for f in stock:
+        counts[f] += 1
+    if view.offer is not None and not view.offer_placed:
+        counts[view.offer] += 1
+    return counts
+
+
 def _check_cards(view: SeatView, hands: list[list[int]], tables: list[list[TableGroup]],
                  a: Assignment) -> None:  # fmt: skip
     """Refuse an assignment that does not fit the view: sizes and all 80 cards once."""
-    me = view.seat
     for s in range(3):
-        if s != me and len(a.hands[s]) != view.hand_sizes[s]:
+        if s != view.seat and len(a.hands[s]) != view.hand_sizes[s]:
             raise HandError(
                 f"seat {s} holds {view.hand_sizes[s]} cards, assigned {format_faces(a.hands[s])!r}"
             )
     if len(a.stock) != view.stock_count:
         raise HandError(f"the stock holds {view.stock_count} cards, assigned {len(a.stock)}")
-    counts = [0] * NUM_FACES
-    for s in range(3):
-        for f in range(NUM_FACES):
-            counts[f] += hands[s][f]
-        for t in tables[s]:
-            for f in t.group.faces:
-                counts[f] += 1
-        for f in view.piles[s]:
-            counts[f] += 1
-    for f in a.stock:
-        counts[f] += 1
-    if view.offer is not None and not view.offer_placed:
-        counts[view.offer] += 1
+    counts = _counts(view, hands, tables, a.stock)
     bad = [f"{glyph(f)}×{c}" for f, c in enumerate(counts) if c != COPIES]
     if bad:
         raise HandError(f"the assignment does not use every card once: {' '.join(bad)}")

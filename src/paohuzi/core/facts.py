@@ -254,7 +254,7 @@ class SeatFacts:
         return "SeatFacts(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
 
     def owes_discard_after_claim(self, gained: int) -> bool:
-        """Would taking ``gained`` more cards (the card on offer) leave a discard owed (§9)?"""
+        """Whether taking ``gained`` more cards leaves a discard owed (§9)."""
         return self.owned + gained == _W[self.quads]  # owes_discard, inlined
 
 
