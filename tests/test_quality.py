@@ -63,9 +63,13 @@ def test_core_import_is_fast() -> None:
 
 
 def test_docs_rules_match_shared_rules() -> None:
-    shared = ROOT.parent / "shared" / "rules" / "RULES.md"
-    if not shared.exists():
+    """docs/ holds byte-identical copies of the shared rules: RULES.md and the files it cites."""
+    shared = ROOT.parent / "shared" / "rules"
+    if not (shared / "RULES.md").exists():
         pytest.skip("no ../shared/rules beside this checkout")
-    assert (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8") == shared.read_text(
-        encoding="utf-8"
-    )
+    names = sorted(f.name for f in shared.iterdir() if f.is_file())
+    assert "RULES.md" in names
+    for name in names:
+        ours = ROOT / "docs" / name
+        assert ours.is_file(), f"docs/{name} is missing (copy it from {shared / name})"
+        assert ours.read_bytes() == (shared / name).read_bytes(), f"docs/{name} differs from shared"

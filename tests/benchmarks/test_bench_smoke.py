@@ -1,4 +1,4 @@
-"""Every script in benchmarks/ runs with ``--quick`` and prints one valid JSON object."""
+"""Every script in benchmarks/ runs with ``--quick`` and prints its figures as one JSON object."""
 
 from __future__ import annotations
 
@@ -6,18 +6,91 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 SCRIPTS = sorted((Path(__file__).resolve().parents[2] / "benchmarks").glob("*.py"))
+
+_BOT = ("decisions", "decisions_per_second")
+_COLD_WARM = ("cold", "warm")
+
+# Figures each script must print, as key paths: counts and rates, numbers > 0.
+POSITIVE: dict[str, list[str]] = {
+    "bots.py": ["views"]
+    + [f"{bot}.{k}" for bot in ("heuristic", "random", "search") for k in _BOT],
+    "games.py": [
+        "games",
+        "table_build_seconds",
+        "seconds",
+        "games_per_second",
+        "actions_per_second",
+        "actions_per_game",
+        "clone_microseconds",
+        "clone_with_history_microseconds",
+    ],
+    "win_eval.py": [
+        "seed",
+        "inputs.complete",
+        "inputs.complete_that_win",
+        "inputs.near_complete",
+        "inputs.random_deals",
+        *(
+            f"evaluate_counts_per_s.{kind}.{k}"
+            for kind in ("complete", "near_complete", "random_deals", "all")
+            for k in _COLD_WARM
+        ),
+        *(
+            f"waits_counts_per_s.{kind}.{k}"
+            for kind in ("waiting_hands", "random_deals")
+            for k in _COLD_WARM
+        ),
+        "decomposition_tables.entries",
+        "decomposition_tables.build_seconds",
+        "decomposition_tables.bytes",
+        "memo.entries_after_one_pass",
+        "memo.bytes_after_one_pass",
+        "memo.limit",
+        "import_paohuzi_core_seconds",
+        "seconds",
+    ],
+}
+
+# Sub-millisecond timings printed rounded: numbers, but a fast machine may print 0.
+NON_NEGATIVE: dict[str, list[str]] = {
+    "bots.py": [
+        f"{bot}.{k}" for bot in ("heuristic", "random", "search") for k in ("mean_ms", "p95_ms")
+    ],
+}
+
+# The riichi ``mahjong`` comparison is printed as null when that library is absent.
+OPTIONAL_POSITIVE: dict[str, dict[str, list[str]]] = {
+    "win_eval.py": {"mahjong": ["hand_calculator_per_s", "hand_divider_per_s"]},
+}
+
+
+def _get(data: dict[str, Any], path: str) -> Any:
+    value: Any = data
+    for key in path.split("."):
+        assert isinstance(value, dict) and key in value, f"no figure {path!r} in {data}"
+        value = value[key]
+    return value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def test_there_are_benchmarks() -> None:
     assert SCRIPTS
 
 
+def test_every_benchmark_declares_its_figures() -> None:
+    assert sorted(s.name for s in SCRIPTS) == sorted(POSITIVE)
+
+
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
-def test_quick_run_prints_json(script: Path) -> None:
+def test_quick_run_prints_its_figures(script: Path) -> None:
     r = subprocess.run(
         [sys.executable, str(script), "--quick"],
         capture_output=True,
@@ -29,3 +102,20 @@ def test_quick_run_prints_json(script: Path) -> None:
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert isinstance(data, dict) and data
+    bad = []
+    for path in POSITIVE.get(script.name, []):
+        value = _get(data, path)
+        if not (_is_number(value) and value > 0):
+            bad.append(f"{path} = {value!r} (want a number > 0)")
+    for path in NON_NEGATIVE.get(script.name, []):
+        value = _get(data, path)
+        if not (_is_number(value) and value >= 0):
+            bad.append(f"{path} = {value!r} (want a number >= 0)")
+    for section, keys in OPTIONAL_POSITIVE.get(script.name, {}).items():
+        block = _get(data, section)
+        if block is not None:
+            for key in keys:
+                value = _get(block, key)
+                if not (_is_number(value) and value > 0):
+                    bad.append(f"{section}.{key} = {value!r} (want a number > 0)")
+    assert not bad, f"{script.name} printed bad figures:\n" + "\n".join(bad)
