@@ -748,17 +748,16 @@ class State:
     def _draw_claims(self, d: int, x: int, last: bool) -> bool:
         """§5 steps 2–6 for a drawn card nobody was forced to take into a 提/偎."""
         order, peng_seats, chi_seats = SEATS_FOR[0][d]
-        facts = (
-            self.facts[order[0]] or self.seat_facts(order[0]),
-            self.facts[order[1]] or self.seat_facts(order[1]),
-            self.facts[order[2]] or self.seat_facts(order[2]),
-        )
+        cached = self.facts
+        f0 = cached[d] or self.seat_facts(d)
+        f1 = cached[order[1]] or self.seat_facts(order[1])
+        f2 = cached[order[2]] or self.seat_facts(order[2])
         bit = 1 << x
         options: dict[int, list[int]] = {}
         # Step 2: 胡 (the cached candidate masks reject most seats without a call).
         hu: dict[int, WinResult] = {}
-        if (facts[0].wins | facts[1].wins | facts[2].wins) & bit:
-            for s, f in zip(order, facts, strict=True):
+        if (f0.wins | f1.wins | f2.wins) & bit:
+            for s, f in zip(order, (f0, f1, f2), strict=True):
                 if f.wins & bit:
                     r = self._win(s, x, s == d, last)
                     if r is not None:
@@ -766,15 +765,11 @@ class State:
                         options[s] = [HU_ID]
         # Step 3: forced 跑 (rare: one mask test first).
         pao = -1
-        if (
-            facts[0].peng | facts[1].kan_wei | facts[1].peng | facts[2].kan_wei | facts[2].peng
-        ) & bit:
-            pao = forced_pao_on_draw(order, facts, bit)
+        if (f0.peng | f1.kan_wei | f1.peng | f2.kan_wei | f2.peng) & bit:
+            pao = forced_pao_on_draw(order, (f0, f1, f2), bit)
         chi: dict[int, dict[int, Action]] = {}
         # Step 4: 碰, step 5: 吃.
-        if pao < 0 and (
-            (facts[1].pairs | facts[2].pairs) & bit or (facts[0].chi | facts[1].chi) & bit
-        ):
+        if pao < 0 and ((f1.pairs | f2.pairs) & bit or (f0.chi | f1.chi) & bit):
             self._claims(x, peng_seats, chi_seats, options, chi)
         if options:
             self._open_claims(x, d, True, last, options, chi, hu, pao)
@@ -825,12 +820,14 @@ class State:
         self.log.append(_EV_DISCARD[p][x])
         order, peng_seats, chi_seats = SEATS_FOR[1][p]
         n1, n2 = order[0], order[1]
-        facts = (self.facts[n1] or self.seat_facts(n1), self.facts[n2] or self.seat_facts(n2))
+        cached = self.facts
+        f1 = cached[n1] or self.seat_facts(n1)
+        f2 = cached[n2] or self.seat_facts(n2)
         bit = 1 << x
-        if (facts[0].kan_wei | facts[1].kan_wei) & bit:
-            self._pao(forced_pao_on_discard(order, facts, bit), x, p, False)
+        if (f1.kan_wei | f2.kan_wei) & bit:
+            self._pao(forced_pao_on_discard(order, (f1, f2), bit), x, p, False)
             return
-        if (facts[0].pairs | facts[1].pairs) & bit or facts[0].chi & bit:
+        if (f1.pairs | f2.pairs) & bit or f1.chi & bit:
             options: dict[int, list[int]] = {}
             chi: dict[int, dict[int, Action]] = {}
             self._claims(x, peng_seats, chi_seats, options, chi)
