@@ -15,7 +15,7 @@ from .core.hand import Wait, WinResult, discard_waits, evaluate_win, waits
 from .core.rules import HONG_GUAI_WAN, RuleSet
 from .core.scoring import settle
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "HONG_GUAI_WAN",

@@ -126,3 +126,14 @@ def test_no_action_after_the_round_is_over() -> None:
     assert st.over
     _refused(st, lambda: st.apply(0, "过"), IllegalActionError, "过")
     _refused(st, lambda: st.apply(0, F("五")), IllegalActionError, "over")
+
+
+def test_a_chi_without_its_bi_says_bi_is_compulsory() -> None:
+    """The README's example: the refusal names §7's compulsory 比 and lists the legal 吃."""
+    st = game(0, {0: "五", 1: "四五六六七"}, exclude={1: "三八伍"})
+    st.apply(0, "打:五")
+    with pytest.raises(IllegalActionError) as info:
+        st.verify(1, "吃:四五六")
+    msg = str(info.value)
+    assert "'吃:四五六' for seat 1" in msg and "比 is compulsory" in msg and "§7" in msg
+    assert msg.endswith("legal: 吃:四五六 比:五六七, 过")
