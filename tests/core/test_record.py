@@ -297,6 +297,11 @@ def test_unfinished_match_records_its_current_round() -> None:
     assert len(replay_match(rec)) == 1
 
 
+def _unfinish_first_round(d: dict[str, Any]) -> None:
+    del d["rounds"][0]["result"]
+    d["rounds"][0]["actions"] = d["rounds"][0]["actions"][:3]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -307,6 +312,7 @@ def test_unfinished_match_records_its_current_round() -> None:
         (_set(("seed",), None), "the match seed must be an integer, got None"),
         (_set(("rounds", 0, "seed"), "abc"), "round 0: the seed must be an integer, got 'abc'"),
         (_drop("rounds"), "a match record lacks 'rounds'"),
+        (_unfinish_first_round, "round 0 is unfinished but later rounds follow"),
         (_set(("format",), "paohuzi-round/1"), "not a match record"),
     ],
 )
