@@ -56,7 +56,7 @@ from .core.record import (
     replay,
     round_record,
 )
-from .core.views import SeatView, ViewGroup, censored_log, view
+from .core.views import SeatView, ViewGroup, censored_log, format_view, view
 
 __all__ += [
     "Action",
@@ -77,6 +77,7 @@ __all__ += [
     "ViewGroup",
     "censored_log",
     "dumps",
+    "format_view",
     "load_record",
     "loads",
     "new_game",
