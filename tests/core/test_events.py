@@ -128,3 +128,28 @@ def test_bad_events_are_quoted(data: object, message: str) -> None:
     with pytest.raises(RecordError) as info:
         Event.from_dict(data)
     assert message in str(info.value)
+
+
+_KEYS = ["kind", "seat", "face", "groups", "source", "detail", "hidden", "hands", "numbers"]
+_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-3, max_value=30)
+    | st.floats(allow_nan=False)
+    | st.sampled_from([k.value for k in EventKind] + [d.value for d in EventDetail])
+    | st.sampled_from(["五", "伍", "五五", "碰:五五五", "吃:一二三", "x", ""]),
+    lambda inner: st.lists(inner, max_size=4),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(_KEYS), _values, min_size=1))
+def test_random_event_dicts_load_or_raise_record_errors(data: dict[str, object]) -> None:
+    try:
+        e = Event.from_dict(data)
+    except RecordError as err:
+        assert "\n" not in str(err)
+        return
+    assert Event.from_dict(e.to_dict()) == e
+    assert e.text() and repr(e)
