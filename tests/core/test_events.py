@@ -75,6 +75,8 @@ def test_repr_is_the_text() -> None:
     chou = Event(EventKind.CHOU, 2, face=parse_face("五"), detail="chi", private=True)
     assert repr(chou) == "<Event seat 2 臭吃 五 (private)>"
     assert repr(Event(EventKind.SETTLE, numbers=(-3, 6, -3))) == "<Event settle: -3, +6, -3>"
+    # A malformed hand-built event still has a repr (the fields), never an exception.
+    assert repr(Event(EventKind.HU, 0, numbers=(1,))).startswith("Event(kind=<EventKind.HU")
 
 
 @settings(max_examples=40, deadline=None)

@@ -116,7 +116,11 @@ class Event(NamedTuple):
     def __repr__(self) -> str:
         """Show the readable text form and the visibility flags."""
         flags = " (hidden)" if self.hidden else " (private)" if self.private else ""
-        return f"<Event {self.text().strip()}{flags}>"
+        try:
+            return f"<Event {self.text().strip()}{flags}>"
+        except (ValueError, TypeError, IndexError, KeyError):  # built by hand, malformed
+            fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields)
+            return f"Event({fields})"
 
     # ------------------------------------------------------------ named numbers
 
