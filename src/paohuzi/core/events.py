@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import Enum, StrEnum
+from types import MappingProxyType
 from typing import NamedTuple
 
 from ._wire import (
@@ -73,15 +74,16 @@ class EventDetail(StrEnum):
 
 
 _D = EventDetail
-_HOW_HU = frozenset({_D.NONE, _D.HU_PENG, _D.PAOHU, _D.TIHU, _D.WEIHU})
 #: The details each kind may carry (every other kind: only ``NONE``).
-DETAILS: Mapping[EventKind, frozenset[EventDetail]] = {
-    EventKind.TI: frozenset({_D.DEALT, _D.KAN, _D.WEI}),
-    EventKind.WEI: frozenset({_D.NONE, _D.CHOU}),
-    EventKind.PAO: frozenset({_D.KAN, _D.WEI, _D.PENG}),
-    EventKind.CHOU: frozenset({_D.CHI, _D.PENG}),
-    EventKind.HU: _HOW_HU,
-}
+DETAILS: Mapping[EventKind, frozenset[EventDetail]] = MappingProxyType(
+    {
+        EventKind.TI: frozenset({_D.DEALT, _D.KAN, _D.WEI}),
+        EventKind.WEI: frozenset({_D.NONE, _D.CHOU}),
+        EventKind.PAO: frozenset({_D.KAN, _D.WEI, _D.PENG}),
+        EventKind.CHOU: frozenset({_D.CHI, _D.PENG}),
+        EventKind.HU: frozenset({_D.NONE, _D.HU_PENG, _D.PAOHU, _D.TIHU, _D.WEIHU}),
+    }
+)
 _NO_DETAIL = frozenset({_D.NONE})
 # How many ``numbers`` and ``hands`` each kind holds (every other kind: none).
 _NUMBERS = {EventKind.DEAL: 3, EventKind.SETTLE: 3, EventKind.HU: 4}
