@@ -35,7 +35,7 @@ def quote(value: object, limit: int = 60) -> str:
 
 def read_dict(value: object, what: str) -> Mapping[str, object]:
     """Return ``value`` if it is a JSON object, else raise RecordError."""
-    if not isinstance(value, dict):
+    if not isinstance(value, Mapping):
         raise RecordError(f"{what} must be an object, got {quote(value)}")
     return value
 
