@@ -43,25 +43,42 @@ __all__ = [
 
 from .core.actions import Action, ActionKind, parse_action
 from .core.engine import Deal, Phase, RoundResult, State, new_game, random_deal
-from .core.events import Event, EventKind
+from .core.events import Event, EventDetail, EventKind
 from .core.match import Match, replay_match
-from .core.record import dumps, loads, replay, round_record
-from .core.views import SeatView, ViewGroup, censored_log, view
+from .core.record import (
+    MatchRecord,
+    RecordedAction,
+    RecordedResult,
+    RoundRecord,
+    dumps,
+    load_record,
+    loads,
+    replay,
+    round_record,
+)
+from .core.views import SeatView, ViewGroup, censored_log, format_view, view
 
 __all__ += [
     "Action",
     "ActionKind",
     "Deal",
     "Event",
+    "EventDetail",
     "EventKind",
     "Match",
+    "MatchRecord",
     "Phase",
+    "RecordedAction",
+    "RecordedResult",
+    "RoundRecord",
     "RoundResult",
     "SeatView",
     "State",
     "ViewGroup",
     "censored_log",
     "dumps",
+    "format_view",
+    "load_record",
     "loads",
     "new_game",
     "parse_action",

@@ -45,7 +45,7 @@ from .claims import (
 )
 from .deal import Deal, check_seat, check_seed, deal_from_seed
 from .errors import IllegalActionError, NotationError, RecordError
-from .events import Event, EventKind
+from .events import Event, EventDetail, EventKind
 from .facts import SeatFacts, TableFacts, owes_discard, related_mask, seat_facts, table_facts
 from .groups import Group, GroupKind, TableGroup
 from .hand import WinResult, complete_size, evaluate_counts
@@ -82,7 +82,7 @@ _EV_CHOU_PENG, _EV_CHOU_CHI = (
         [Event(EventKind.CHOU, s, face=f, detail=kind, private=True) for f in range(NUM_FACES)]
         for s in range(3)
     ]
-    for kind in (ChouKind.PENG, ChouKind.CHI)
+    for kind in (EventDetail.PENG, EventDetail.CHI)
 )
 _CHOU_PENG = ChouKind.PENG
 _EV_PASS = [
@@ -618,7 +618,9 @@ class State:
                 g = _TI_G[f]
                 self._lay(s, TableGroup(g, hidden=True))
                 self.log.append(
-                    Event(EventKind.TI, s, face=f, groups=(g,), detail="dealt", hidden=True)
+                    Event(
+                        EventKind.TI, s, face=f, groups=(g,), detail=EventDetail.DEALT, hidden=True
+                    )
                 )
 
     def _offer_tianhu(self) -> bool:
@@ -719,10 +721,10 @@ class State:
             if h[x] == 3:
                 h[x] = 0
                 self._lay(d, TableGroup(g))
-                detail = "kan"
+                detail = EventDetail.KAN
             else:
                 self._upgrade(d, x, (_T.WEI, _T.CHOUWEI), g)
-                detail = "wei"
+                detail = EventDetail.WEI
             self.log.append(Event(EventKind.TI, d, face=x, groups=(g,), detail=detail))
         else:
             h[x] = 0
@@ -736,7 +738,7 @@ class State:
                     d,
                     face=x,
                     groups=(g,),
-                    detail="chou" if chou else "",
+                    detail=EventDetail.CHOU if chou else EventDetail.NONE,
                     hidden=not chou,
                 )
             )
@@ -844,10 +846,10 @@ class State:
         if self.hands[s][x] == 3:
             self.hands[s][x] = 0
             self._lay(s, TableGroup(g))
-            detail = "kan"
+            detail = EventDetail.KAN
         else:
             was = self._upgrade(s, x, (_T.WEI, _T.CHOUWEI, _T.PENG), g)
-            detail = "peng" if was is _T.PENG else "wei"
+            detail = EventDetail.PENG if was is _T.PENG else EventDetail.WEI
         self.log.append(Event(EventKind.PAO, s, face=x, groups=(g,), source=source, detail=detail))
         self._after_own(s)
 
@@ -912,7 +914,7 @@ class State:
                 seat,
                 face=x,
                 groups=res.groups,
-                detail=res.how,
+                detail=EventDetail(res.how),
                 numbers=(res.huxi, res.tun, res.fan, res.score),
             )
         )

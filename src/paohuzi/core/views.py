@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import NUM_FACES, glyph
+from .errors import PaohuziError
 from .events import Event
 from .groups import Group, GroupKind
 from .state import Phase, RoundResult, State
@@ -28,16 +29,23 @@ class ViewGroup:
     faces: tuple[int, ...] | None
     hidden: bool  # lies face down on the table (to the others)
 
+    def __repr__(self) -> str:
+        """Show the group as it reads on the table."""
+        return f"<ViewGroup {self.text()}{' (hidden)' if self.hidden else ''}>"
+
     @property
     def size(self) -> int:
+        """How many cards the group holds (also when they lie face down)."""
         return self.kind.size
 
     def text(self) -> str:
+        """Return the group in notation, ``▢`` for each card face down to this seat."""
         if self.faces is None:
             return f"{self.kind.value}:" + "▢" * self.kind.size
         return f"{self.kind.value}:" + "".join(glyph(f) for f in self.faces)
 
     def group(self) -> Group | None:
+        """Return the :class:`Group`, or None if its faces are hidden from this seat."""
         return None if self.faces is None else Group(self.kind, self.faces)
 
 
@@ -77,18 +85,28 @@ class SeatView:
         h = self.hands[self.seat]
         return h if h is not None else ()
 
+    def __repr__(self) -> str:
+        """Summarise: whose view, version, phase and who is to act (format_view has it all)."""
+        who = "spectator" if self.seat is None else f"seat {self.seat}"
+        return (
+            f"<SeatView {who}, version {self.version}, {self.phase.value}, "
+            f"to act {list(self.to_act)}>"
+        )
+
     @property
     def over(self) -> bool:
+        """Whether the round has ended (everything is then revealed)."""
         return self.phase is Phase.OVER
 
     def hand_counts(self) -> list[int]:
+        """Return this seat's hand as copies per face index."""
         c = [0] * NUM_FACES
         for f in self.hand:
             c[f] += 1
         return c
 
     def seen_counts(self) -> list[int]:
-        """Copies of each face this seat can see anywhere (hand, groups, piles, offer)."""
+        """Count the copies of each face this seat can see (hand, groups, piles, offer)."""
         c = self.hand_counts()
         for t in self.tables:
             for g in t:
@@ -108,9 +126,9 @@ def _faces(counts: list[int]) -> tuple[int, ...]:
 
 
 def view(state: State, seat: int | None) -> SeatView:
-    """The censored view of ``state`` for ``seat`` (None: a spectator)."""
-    if seat is not None and seat not in (0, 1, 2):
-        raise ValueError(f"no seat {seat!r}")
+    """Return the censored view of ``state`` for ``seat`` (None: a spectator)."""
+    if seat is not None and (seat not in (0, 1, 2) or isinstance(seat, bool)):
+        raise PaohuziError(f"no seat {seat!r}: a view is for seat 0, 1, 2 or None (a spectator)")
     over = state.phase is Phase.OVER
     hands = tuple(_faces(state.hands[s]) if over or s == seat else None for s in range(3))
     tables = tuple(
@@ -173,7 +191,7 @@ def view(state: State, seat: int | None) -> SeatView:
 
 
 def censored_log(state: State, seat: int | None, start: int = 0) -> list[Event]:
-    """The event log from ``start`` as ``seat`` may see it."""
+    """Return the event log from ``start`` as ``seat`` may see it."""
     out = []
     for e in state.log[start:]:
         c = e.censor(seat)
@@ -183,7 +201,7 @@ def censored_log(state: State, seat: int | None, start: int = 0) -> list[Event]:
 
 
 def format_view(v: SeatView) -> str:
-    """A plain-text rendering of a view (golden files, logs, debugging)."""
+    """Render a view as plain text (golden files, logs, debugging)."""
     lines = [
         f"version {v.version} phase {v.phase.value} dealer {v.dealer} 亮张 {glyph(v.liangzhang)} "
         f"stock {v.stock_count} balances {list(v.balances)}"
