@@ -110,3 +110,50 @@ def test_assignments_that_do_not_fit_are_refused() -> None:
         )
     with pytest.raises(HandError, match="spectator"):
         determinize(view(st, None), a, st.rules)
+
+
+def test_own_win_windows_reopen_with_the_same_win() -> None:
+    """提胡/偎胡 (and 天胡) windows: the win is evaluated as before the card was placed."""
+    rng = random.Random(77)
+    found = 0
+    for g in range(3000):
+        st = new_game(seed=rng.randrange(2**31), dealer=g % 3)
+        while not st.over and found < 12:
+            w = st.window
+            if w is not None and w.after_own:
+                seat = w.source
+                d = determinize(view(st, seat), _truth(st, seat), st.rules)
+                assert d.legal_actions(seat) == st.legal_actions(seat)
+                assert d.window is not None
+                assert d.window.hu[seat].score == w.hu[seat].score
+                found += 1
+            seat = st.to_act()[0]
+            ids = st.legal_actions(seat)
+            st.apply_fast(seat, ids[rng.randrange(len(ids))])
+        if found >= 12:
+            break
+    assert found >= 12
+
+
+def test_a_guess_that_changes_the_viewers_options_is_refused() -> None:
+    """A guessed 坎 of the card on offer would force a 跑 the view does not show."""
+    for st, seat in POINTS:
+        w = st.window
+        if w is None or w.after_own or w.from_draw or seat != w.order[0]:
+            continue
+        a = _truth(st, seat)
+        other, x = w.order[1], w.card
+        hand, stock = list(a.hands[other]), list(a.stock)
+        if hand.count(x) + stock.count(x) < 3 or len(hand) < 3:
+            continue
+        while hand.count(x) < 3:  # swap stock copies of x for other cards of that hand
+            i = stock.index(x)
+            j = next(k for k, f in enumerate(hand) if f != x)
+            stock[i], hand[j] = hand[j], x
+        hands = list(a.hands)
+        hands[other] = tuple(hand)
+        changed = Assignment((hands[0], hands[1], hands[2]), a.hidden, tuple(stock))
+        with pytest.raises(HandError, match="change seat"):
+            determinize(view(st, seat), changed, st.rules)
+        return
+    pytest.skip("no discard window with three copies of the card among stock and hand")

@@ -9,7 +9,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .cards import COPIES, DECK_SIZE, counts_of, format_faces, full_deck, glyph, parse_faces
+from .cards import (
+    COPIES,
+    DECK_SIZE,
+    NUM_FACES,
+    counts_of,
+    format_faces,
+    full_deck,
+    glyph,
+    parse_faces,
+)
 from .errors import NotationError, RecordError
 
 __all__ = ["Deal", "check_seat", "check_seed", "deal_from_seed", "random_deal"]
@@ -46,16 +55,15 @@ class Deal:
                 isinstance(f, bool) or not isinstance(f, int) for f in h
             ):
                 raise RecordError(f"a dealt hand or stock is a tuple of faces, got {h!r}")
+            if any(not 0 <= f < NUM_FACES for f in h):
+                raise RecordError(f"a deal holds a card that is no face 0–19: {list(h)!r}")
         sizes = [len(h) for h in self.hands]
         want = [21 if s == self.dealer else 20 for s in SEATS]
         if sizes != want:
             raise RecordError(f"dealt hands must hold {want} cards, got {sizes}")
         if len(self.stock) != DECK_SIZE - 61:
             raise RecordError(f"the stock must hold 19 cards, got {len(self.stock)}")
-        try:
-            counts = counts_of([f for h in self.hands for f in h] + list(self.stock))
-        except (NotationError, IndexError, ValueError):
-            raise RecordError(f"a deal holds a card that is no face: {self!r}") from None
+        counts = counts_of([f for h in self.hands for f in h] + list(self.stock))
         if any(c != COPIES for c in counts):
             bad = [f"{glyph(f)}×{c}" for f, c in enumerate(counts) if c != COPIES]
             raise RecordError(f"a deal must use all 80 cards once: {' '.join(bad)}")
