@@ -38,7 +38,7 @@ def test_twenty_faces_in_both_notations() -> None:
     assert [glyph(f) for f in range(20)] == list(SMALL_GLYPHS + BIG_GLYPHS)
     assert ascii_name(0) == "s1" and ascii_name(9) == "s10"
     assert ascii_name(10) == "b1" and ascii_name(19) == "b10"
-    assert str(Face.B2) == "贰" and Face.S10 == 9
+    assert str(Face.B2) == "贰" and int(Face.S10) == 9
 
 
 def test_number_size_colour() -> None:

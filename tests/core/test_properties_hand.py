@@ -231,9 +231,14 @@ def test_order_invariance(seed: int, shuffle_seed: int) -> None:
     rng.shuffle(shuffled_faces)
     shuffled_table = list(table)
     rng.shuffle(shuffled_table)
-    base = evaluate_win(table, faces, x, drawn, last)
-    assert evaluate_win(shuffled_table, shuffled_faces, x, drawn, last) == base
-    assert waits(shuffled_table, shuffled_faces) == waits(table, faces)
+    base = evaluate_win(table=table, hand=faces, card=x, self_drawn=drawn, last_card=last)
+    assert (
+        evaluate_win(
+            table=shuffled_table, hand=shuffled_faces, card=x, self_drawn=drawn, last_card=last
+        )
+        == base
+    )
+    assert waits(table=shuffled_table, hand=shuffled_faces) == waits(table=table, hand=faces)
 
 
 @settings(max_examples=150, deadline=None)
