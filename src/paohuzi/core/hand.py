@@ -39,6 +39,7 @@ from .cards import (
 )
 from .errors import HandError
 from .groups import ERQISHI, HUXI, SCORING_SHAPES, Group, GroupKind, huxi_of, parse_groups
+from .groups import _parsed as _parsed_groups
 from .rules import HONG_GUAI_WAN, RuleSet
 from .scoring import WinFacts, combine_fan, mingtang_of, tun_of
 
@@ -291,10 +292,16 @@ def _solve_sizes(small: int, big: int, need_pair: bool) -> int:
         cs = t0.get(small)
         cb = t0.get(big)
         return -1 if cs is None or cb is None else _SET_S * cs + _SET_B * cb
-    t1 = _T1
     best = -1
-    for cs, cb in ((t1.get(small), t0.get(big)), (t0.get(small), t1.get(big))):
-        if cs is not None and cb is not None and _SET_S * cs + _SET_B * cb > best:
+    cs = _T1.get(small)  # the pair among the small cards
+    if cs is not None:
+        cb = t0.get(big)
+        if cb is not None:
+            best = _SET_S * cs + _SET_B * cb
+    cs = t0.get(small)  # or among the big ones
+    if cs is not None:
+        cb = _T1.get(big)
+        if cb is not None and _SET_S * cs + _SET_B * cb > best:
             best = _SET_S * cs + _SET_B * cb
     return best
 
@@ -366,6 +373,7 @@ def clear_cache(*, tables: bool = False) -> None:
     """Forget the memos (with ``tables``, the decomposition tables too), for timing or memory."""
     _memo.clear()
     _inputs.clear()
+    _parsed_groups.clear()
     _arrangements.clear()
     _table_cache.clear()
     _rule_cache.clear()
@@ -819,7 +827,7 @@ def _check_size(groups: Sequence[Group], counts: Sequence[int], want: int, what:
 
 _Checked = tuple[_TableInfo, _HandInfo, int]
 _inputs: dict[tuple[str | tuple[()], str, int | str], _Checked] = {}
-_INPUTS_LIMIT = 4096
+_INPUTS_LIMIT = 16384
 
 
 def _checked_win(table: TableInput, hand: HandInput, card: int | str) -> _Checked:
@@ -959,14 +967,11 @@ def waits_counts(
         return []
     ri = _rule_info(rules)
     reach, special, lonely, lonely_quad = _wait_masks(ti, hi, plain)
-    n_free = hi[5]
+    free, n_free, need_pair = hi[4], hi[5], tk > 0
     quad = quad and n_free % 3 == 2  # X makes a 提/跑 and the rest is all groups and a pair
-    pair_ok = plain and (n_free - 2) % 3 == (2 if tk else 0)
+    pair_ok = plain and (n_free - 2) % 3 == (2 if need_pair else 0)
     counts, open_faces = hi[0], ti[6]
-    owned = list(counts)
-    for g in ti[7]:
-        for f in g.faces:
-            owned[f] += 1
+    owned = _owned(counts, ti[7])
     out: list[Wait] = []
     cand = reach | special
     while cand:
@@ -978,9 +983,9 @@ def waits_counts(
         open_g = open_faces.get(x)
         hx = counts[x]
         if open_g is None and hx < 2:  # X can only join a hand group: a cheap test first
-            key = hi[4] + _ONE[x]
-            hit = _memo.get(key + key + (tk > 0))
-            if (hit if hit is not None else _best(key, tk > 0)) < 0:
+            key = free + _ONE[x]
+            hit = _memo.get(key + key + need_pair)
+            if (hit if hit is not None else _best(key, need_pair)) < 0:
                 continue
             forced = False
         elif not (
@@ -991,23 +996,22 @@ def waits_counts(
             continue
         else:
             forced = hx >= 2 or (open_g is not None and open_g.kind is not _PENG)
-        wait = _wait_on(ti, hi, x, forced, last_card, ri)
-        if wait is not None:
-            out.append(wait)
+        other = _evaluate(ti, hi, x, False, last_card, ri)
+        if other is None and not forced:
+            continue  # same options on an own draw, and being a win does not depend on 囤
+        own = _evaluate(ti, hi, x, True, last_card, ri)
+        if other is not None or own is not None:
+            out.append(Wait(x, other, own))
     return out
 
 
-def _wait_on(
-    ti: _TableInfo, hi: _HandInfo, x: int, forced: bool, last_card: bool, ri: _RuleInfo
-) -> Wait | None:
-    """X as a wait: its score drawn by another and drawn oneself (§5 forces some own draws)."""
-    other = _evaluate(ti, hi, x, False, last_card, ri)
-    if other is None and not forced:
-        return None  # same options on an own draw, and being a win does not depend on 囤
-    own = _evaluate(ti, hi, x, True, last_card, ri)
-    if other is None and own is None:
-        return None
-    return Wait(x, other, own)
+def _owned(counts: bytes, table: tuple[Group, ...]) -> list[int]:
+    """Count each face in hand and table: a fifth copy cannot be a wait (§1)."""
+    owned = list(counts)
+    for g in table:
+        for f in g.faces:
+            owned[f] += 1
+    return owned
 
 
 def _wait_masks(ti: _TableInfo, hi: _HandInfo, plain: bool) -> tuple[int, int, int, int]:
