@@ -29,3 +29,27 @@ def test_quick_run_prints_json(script: Path) -> None:
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert isinstance(data, dict) and data
+
+
+def test_win_eval_times_string_inputs_beside_counts() -> None:
+    script = next(p for p in SCRIPTS if p.name == "win_eval.py")
+    r = subprocess.run(
+        [sys.executable, str(script), "--quick"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=True,
+    )
+    data = json.loads(r.stdout)
+    assert set(data["evaluate_counts_per_s"]) == {
+        "complete",
+        "near_complete",
+        "random_deals",
+        "all",
+    }
+    strings = data["evaluate_win_strings_per_s"]
+    assert strings["inputs"] > 0
+    for key in ("evaluate_win_strings", "evaluate_counts_same_inputs"):
+        assert strings[key]["cold"] > 0 and strings[key]["warm"] > 0
+    assert strings["warm_ratio"] > 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from paohuzi.core.cards import counts_of, parse_face, parse_faces
@@ -337,3 +339,96 @@ def test_result_explain_and_dict() -> None:
     groups, group_huxi = d["groups"], d["group_huxi"]
     assert isinstance(groups, list) and isinstance(group_huxi, list)
     assert groups[0] == "碰:贰贰贰" and sum(group_huxi) == 18
+
+
+# --- the public API: keyword-only, card required, checked inputs remembered ---------------------
+
+
+def test_card_is_required_and_arguments_are_keywords() -> None:
+    with pytest.raises(TypeError, match="card"):
+        evaluate_win(table=T1, hand=H1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        evaluate_win(T1, H1, "伍")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        waits(T1, H1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        discard_waits(T1, H1 + "伍")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        waits_counts(parse_groups(T1), counts_of(parse_faces(H1)), HONG_GUAI_WAN, True)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("card", [3.5, None, True, [14], 20, -1, b"\xe4"])
+def test_a_card_of_the_wrong_type_is_a_hand_error_quoting_it(card: object) -> None:
+    with pytest.raises(HandError, match=re.escape(repr(card))):
+        evaluate_win(table=T1, hand=H1, card=card)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("table", "hand", "quoted"),
+    [
+        (None, H1, "None"),
+        (5, H1, "5"),
+        ([None], H1, "None"),
+        (T1, None, "None"),
+        (T1, 7, "7"),
+        (T1, [1.5], "1.5"),
+    ],
+)
+def test_inputs_of_the_wrong_type_are_notation_errors_quoting_them(
+    table: object, hand: object, quoted: str
+) -> None:
+    with pytest.raises(NotationError, match=f"got {re.escape(quoted)}|: {re.escape(quoted)}$"):
+        evaluate_win(table=table, hand=hand, card="伍")  # type: ignore[arg-type]
+
+
+def test_remembered_inputs_give_the_same_results_as_parsed_ones() -> None:
+    clear_cache()
+    parsed = evaluate_win(
+        table=parse_groups(T1), hand=list(parse_faces(H1)), card=parse_face("伍"), self_drawn=True
+    )
+    first = evaluate_win(table=T1, hand=H1, card="伍", self_drawn=True)
+    again = evaluate_win(table=T1, hand=H1, card="伍", self_drawn=True)
+    by_index = evaluate_win(table=T1, hand=H1, card=parse_face("伍"), self_drawn=True)
+    assert parsed == first == again == by_index and parsed is not None
+    assert evaluate_win(table=T1, hand=H1, card="伍") == evaluate_counts(
+        parse_groups(T1), counts_of(parse_faces(H1)), parse_face("伍")
+    )
+    assert cache_info()["input_entries"] == 2
+
+
+def test_bad_input_still_raises_after_good_input_was_remembered() -> None:
+    clear_cache()
+    assert evaluate_win(table=T1, hand=H1, card="伍") is not None
+    for _ in range(2):  # a failure is never remembered as a success
+        with pytest.raises(HandError, match="5 copies of 捌"):
+            evaluate_win(table="碰:捌捌捌 吃:壹贰叁", hand="捌捌二七十四五六一一壹陆柒", card="伍")
+        with pytest.raises(HandError, match="one card"):
+            evaluate_win(table=T1, hand=H1, card="伍伍")
+        with pytest.raises(HandError, match="needs 20 cards"):
+            evaluate_win(table=T1, hand=H1[:-1], card="伍")
+        with pytest.raises(HandError, match=re.escape("True")):
+            evaluate_win(table=T1, hand=H1, card=True)  # equal to 1, but not a card
+        with pytest.raises(HandError, match=re.escape("14.0")):
+            evaluate_win(table=T1, hand=H1, card=14.0)  # type: ignore[arg-type]
+    assert evaluate_win(table=T1, hand=H1, card=14) is not None
+    assert cache_info()["input_entries"] == 2
+
+
+def test_the_input_memo_is_bounded() -> None:
+    clear_cache()
+    limit = int(cache_info()["input_limit"])
+    for i in range(limit + 5):
+        evaluate_win(table=T1 + " " * (i % 7), hand=H1 + " " * (i // 7), card="伍")
+    assert 0 < cache_info()["input_entries"] <= limit
+
+
+def test_reprs() -> None:
+    r = win(T1, H1, "伍")
+    assert repr(r) == (
+        "<WinResult 伍: 18 胡息, 2 囤 × 1 番 = 2 | 碰:贰贰贰 吃:壹贰叁 坎:捌捌捌 "
+        "句:一一壹 句:二七十 句:四五六 句:伍陆柒>"
+    )
+    own = win(T1, H1, "伍", self_drawn=True, last_card=True)
+    assert repr(own).startswith("<WinResult 伍 自摸 海底: 18 胡息, 海底胡 2, 3 囤 × 2 番 = 6 |")
+    w = waits(table=T1, hand=H1)[0]
+    assert repr(w) == "<Wait 伍: drawn by another 2, 自摸 3>"

@@ -108,6 +108,21 @@ class WinResult:
         """自摸: the winner drew the card himself (+囤, not a 名堂)."""
         return self.self_drawn
 
+    def __repr__(self) -> str:
+        """Show the score and the groups on one line (a result is computed, not rebuilt).
+
+        ``<WinResult 伍: 18 胡息, 2 囤 × 1 番 = 2 | 碰:贰贰贰 吃:壹贰叁 坎:捌捌捌 ...>``
+        """
+        how = f" {self.how}" if self.how else ""
+        drawn = " 自摸" if self.self_drawn else ""
+        last = " 海底" if self.last_card else ""
+        mt = "".join(f", {k} {v}" for k, v in self.mingtang.items())
+        return (
+            f"<WinResult {glyph(self.card)}{how}{drawn}{last}: {self.huxi} 胡息{mt}, "
+            f"{self.tun} 囤 × {self.fan} 番 = {self.score} | "
+            f"{' '.join(g.notation() for g in self.groups)}>"
+        )
+
     def explain(self) -> str:
         """Itemise the win for people: groups with 胡息, 囤, 名堂, 囤 × 番 = score."""
         how = f" ({self.how})" if self.how else ""
@@ -360,10 +375,12 @@ def build_tables() -> float:
 
 
 def cache_info() -> dict[str, float]:
-    """Sizes of the memo and the decomposition tables, and the tables' build time."""
+    """Report the memo sizes and limits, and the decomposition tables' size and build time."""
     return {
         "entries": len(_memo),
         "limit": _MEMO_LIMIT,
+        "input_entries": len(_inputs),
+        "input_limit": _INPUTS_LIMIT,
         "table_entries": len(_T0) + len(_T1),
         "table_build_seconds": _table_stats["build_seconds"],
     }
@@ -891,6 +908,12 @@ class Wait:
     face: int
     other: WinResult | None
     self_drawn: WinResult | None
+
+    def __repr__(self) -> str:
+        """Show the face and both scores on one line."""
+        other = "—" if self.other is None else self.other.score
+        own = "—" if self.self_drawn is None else self.self_drawn.score
+        return f"<Wait {glyph(self.face)}: drawn by another {other}, 自摸 {own}>"
 
     @property
     def best_score(self) -> int:
