@@ -186,10 +186,10 @@ def test_huxi_has_one_source() -> None:
     assert set(HUXI) == set(GroupKind)
     for kind in SAME_FACE_KINDS:
         for face in (3, 13):
-            assert Group(kind, (face,) * kind.size).huxi == huxi_of(kind, face >= 10)
+            assert Group(kind, (face,) * kind.size).huxi == huxi_of(kind, big=face >= 10)
     assert HUXI[GroupKind.TI] == (9, 12) and HUXI[GroupKind.PENG] == (1, 3)
     assert ERQISHI == tuple(sorted(n - 1 for n in RED_NUMBERS)) == (1, 6, 9)
-    assert parse_group("句:贰柒拾").huxi == huxi_of(GroupKind.JU, True) == 6
+    assert parse_group("句:贰柒拾").huxi == huxi_of(GroupKind.JU, big=True) == 6
     assert ERQISHI in SCORING_SHAPES and parse_group("吃:四五六").huxi == 0
 
 

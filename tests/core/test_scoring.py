@@ -17,7 +17,9 @@ def facts(
     last_card: bool = False,
     shuahou: bool = False,
 ) -> WinFacts:
-    return WinFacts(red, big, total - big, pengpeng, last_card, shuahou)
+    return WinFacts(
+        red=red, big=big, small=total - big, pengpeng=pengpeng, last_card=last_card, shuahou=shuahou
+    )
 
 
 @pytest.mark.parametrize(

@@ -94,7 +94,7 @@ SCORING_SHAPES: tuple[tuple[int, int, int], ...] = ((0, 1, 2), ERQISHI)
 """The 句/吃 shapes that score 胡息 (一二三 and 二七十), as number indexes 0–9."""
 
 
-def huxi_of(kind: GroupKind, big: bool) -> int:
+def huxi_of(kind: GroupKind, *, big: bool) -> int:
     """胡息 of a same-face group, or of a scoring 句/吃 shape, by size (§2).
 
     >>> huxi_of(GroupKind.PENG, big=True), huxi_of(GroupKind.TI, big=False)
@@ -131,7 +131,7 @@ def set_shape_huxi(a: int, b: int, c: int) -> int:
     (6, 0)
     """
     if a // 10 == b // 10 == c // 10 and (a % 10, b % 10, c % 10) in SCORING_SHAPES:
-        return huxi_of(GroupKind.JU, a >= 10)
+        return huxi_of(GroupKind.JU, big=a >= 10)
     return 0
 
 
@@ -171,7 +171,7 @@ class Group:
         if kind in SAME_FACE_KINDS:
             if faces[0] != faces[-1]:
                 raise NotationError(f"a {kind.value} group needs one face: {self}")
-            huxi = huxi_of(kind, faces[0] >= 10)
+            huxi = huxi_of(kind, big=faces[0] >= 10)
         elif kind is GroupKind.DUI:
             if faces[0] != faces[1]:
                 raise NotationError(f"a pair needs one face: {self}")

@@ -563,7 +563,7 @@ def _rule_info(rules: RuleSet) -> _RuleInfo:
 
 
 _TI_H, _PAO_H, _WEI_H, _KAN_H, _PENG_H = (
-    tuple(huxi_of(k, f >= 10) for f in range(NUM_FACES)) for k in (_TI, _PAO, _WEI, _KAN, _PENG)
+    tuple(huxi_of(k, big=f >= 10) for f in range(NUM_FACES)) for k in (_TI, _PAO, _WEI, _KAN, _PENG)
 )
 _HOW = ("", "碰", "跑胡", "跑胡", "提胡", "提胡", "偎胡")
 # Option codes: 0 X into the hand, 1 碰 with a pair, 2 跑 on a 坎, 3 跑 on a table 偎/碰,
@@ -705,7 +705,17 @@ def _score_best(
 def _mingtang(mt_key: _MingtangKey, rules: RuleSet) -> tuple[dict[str, int], int]:
     """名堂 and 番 of a win's facts (red, big, cards, 碰碰, 海底, 耍猴), for the cache."""
     red, big, total, pengpeng, last_card, shuahou = mt_key
-    mt = mingtang_of(WinFacts(red, big, total - big, pengpeng, last_card, shuahou), rules)
+    mt = mingtang_of(
+        WinFacts(
+            red=red,
+            big=big,
+            small=total - big,
+            pengpeng=pengpeng,
+            last_card=last_card,
+            shuahou=shuahou,
+        ),
+        rules,
+    )
     return mt, combine_fan(mt, rules)
 
 

@@ -26,7 +26,7 @@ MINGTANG_NAMES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RuleSet:
     """Rule options. A 名堂 field holds its 番 (0 switches it off).
 

@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WinFacts:
     """What the 名堂 look at, counted over every card the winner owns at the win."""
 
