@@ -186,8 +186,16 @@ def string_figures(cases: Sequence[Case], min_s: float, tries: int) -> dict[str,
     texts, kept = text_cases(cases)
     strings = cold_warm(text_evals(texts), min_s, tries)
     counts = cold_warm(evals(kept), min_s, tries)
+    hand.clear_cache()
+    evals(kept)()  # the evaluation memos, so that what is left is the input memo's
+    tracemalloc.start()
+    text_evals(texts)()
+    size = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
     return {
         "inputs": len(texts),
+        "input_memo_entries": int(hand.cache_info()["input_entries"]),
+        "input_memo_bytes": size,
         "evaluate_win_strings": strings,
         "evaluate_counts_same_inputs": counts,
         "warm_ratio": round(strings["warm"] / counts["warm"], 2),
