@@ -475,9 +475,19 @@ def decompose(counts: Sequence[int], *, need_pair: bool) -> tuple[int, list[Grou
 # Win evaluation.
 
 # Table summary: 胡息, 提/跑 count, all same-face, red, big, cards, {face: 偎/碰 group},
-# the groups, and a box for them in canonical order (filled when a result needs it).
+# the groups, a box for them in canonical order (filled when a result needs it), and the
+# copies of each face on the table.
 _TableInfo = tuple[
-    int, int, bool, int, int, int, dict[int, Group], tuple[Group, ...], list[tuple[Group, ...]]
+    int,
+    int,
+    bool,
+    int,
+    int,
+    int,
+    dict[int, Group],
+    tuple[Group, ...],
+    list[tuple[Group, ...]],
+    list[int],
 ]
 _table_cache: dict[tuple[int, ...], tuple[tuple[Group, ...], _TableInfo]] = {}
 _TABLE_CACHE_LIMIT = 4096
@@ -510,7 +520,11 @@ def _table_info(table: Sequence[Group]) -> _TableInfo:
             open_faces[g.faces[0]] = g
         elif kind is not _KAN:
             pengpeng = False
-    info: _TableInfo = (huxi, k, pengpeng, red, big, n, open_faces, groups, [])
+    on_table = [0] * NUM_FACES
+    for g in groups:
+        for f in g.faces:
+            on_table[f] += 1
+    info: _TableInfo = (huxi, k, pengpeng, red, big, n, open_faces, groups, [], on_table)
     if len(_table_cache) >= _TABLE_CACHE_LIMIT:
         _table_cache.clear()
     _table_cache[ids] = (groups, info)
@@ -612,24 +626,36 @@ def _evaluate(
     ri: _RuleInfo,
 ) -> WinResult | None:
     """Try every use of X (§10) and return the best-scoring arrangement."""
-    tk = ti[1]
-    hx = hi[0][x]
-    open_faces = ti[6]
+    _huxi, tk, _pengpeng, _red, _big, t_n, open_faces, _groups, _sorted, _on_table = ti
+    counts, h_n, _red, _big, free, n_free, _kans, _kan_huxi = hi
+    hx = counts[x]
     open_g = open_faces.get(x) if open_faces else None
+    total = t_n + h_n + 1
     if hx < 2 and open_g is None:
         # The common case: X can only join a hand group; reject before any work.
-        n_free = hi[5]
-        if ti[5] + hi[1] + 1 != _W[tk] or (n_free + 1) % 3 != (2 if tk else 0):
+        if total != _W[tk] or (n_free + 1) % 3 != (2 if tk else 0):
             return None
-        key = hi[4] + _ONE[x]
+        key = free + _ONE[x]
         hit = _memo.get(key + key + (tk > 0))
-        if hit is None:
-            hit = _best(key, tk > 0)
+        hit = _best(key, tk > 0) if hit is None else hit
         if hit < 0:
             return None
         found = [(key, n_free + 1, tk > 0, hit, 0)]
     else:
-        found = _claimed_uses(ti, hi, x, open_g, self_drawn)
+        # X the hand pairs or the table shows: 碰/偎/跑/提 (§5), or into the hand.
+        plain = total == _W[tk]  # X joins without a 提/跑
+        quad = total == _W[tk + 1]  # X makes a 提/跑
+        if not (plain or quad):
+            return None
+        found = []
+        for key, nf, need_pair, extra, code in _options(
+            hx, open_g, x, self_drawn, plain, quad, free, n_free, tk > 0
+        ):
+            if nf % 3 == (2 if need_pair else 0):
+                hit = _memo.get(key + key + need_pair)
+                hit = _best(key, need_pair) if hit is None else hit
+                if hit >= 0:
+                    found.append((key, nf, need_pair, hit + extra, code))
         if not found:
             return None
     return _score_best(ti, hi, x, open_g, found, self_drawn, last_card, ri)
@@ -637,30 +663,6 @@ def _evaluate(
 
 # A use of X whose free cards decompose: free key, free cards, need pair, 胡息, option code.
 _Found = tuple[int, int, bool, int, int]
-
-
-def _claimed_uses(
-    ti: _TableInfo, hi: _HandInfo, x: int, open_g: Group | None, self_drawn: bool
-) -> list[_Found]:
-    """List the uses of an X the hand pairs or the table shows (碰/偎/跑/提, §5, §10) that fit."""
-    tk = ti[1]
-    total = ti[5] + hi[1] + 1
-    plain = total == _W[tk]  # X joins without a 提/跑
-    quad = total == _W[tk + 1]  # X makes a 提/跑
-    if not (plain or quad):
-        return []
-    found: list[_Found] = []
-    for key, nf, need_pair, extra, code in _options(
-        hi[0][x], open_g, x, self_drawn, plain, quad, hi[4], hi[5], tk > 0
-    ):
-        if nf % 3 != (2 if need_pair else 0):
-            continue
-        hit = _memo.get(key + key + need_pair)
-        if hit is None:
-            hit = _best(key, need_pair)
-        if hit >= 0:
-            found.append((key, nf, need_pair, hit + extra, code))
-    return found
 
 
 def _score_best(
@@ -674,12 +676,13 @@ def _score_best(
     ri: _RuleInfo,
 ) -> WinResult | None:
     """Score each use (名堂 §11, 囤 and 番 §12) and keep the best; ties to more 胡息 (§10)."""
-    total = ti[5] + hi[1] + 1
-    red = ti[3] + hi[2] + _IS_RED[x]
-    big = ti[4] + hi[3] + (x >= 10)
-    shuahou = hi[1] == 1 and hi[0][x] == 1
-    base_huxi = ti[0] + hi[7]
-    t_pengpeng = ti[2]
+    t_huxi, _tk, t_pengpeng, t_red, t_big, t_n, _open, _groups, _sorted, _on_table = ti
+    counts, h_n, h_red, h_big, _free, _n_free, kans, kan_huxi = hi
+    total = t_n + h_n + 1
+    red = t_red + h_red + _IS_RED[x]
+    big = t_big + h_big + (x >= 10)
+    shuahou = h_n == 1 and counts[x] == 1
+    base_huxi = t_huxi + kan_huxi
     rules, min_huxi, min_mt_huxi, zimo, mt_cache = ri
     bonus = zimo if self_drawn else 0
     best: tuple[int, int, int, int, int, bool, int, dict[str, int]] | None = None
@@ -698,7 +701,7 @@ def _score_best(
     if best is None:
         return None
     score, huxi, tun, fan, key, need_pair, code, mt = best
-    groups = _result_groups(ti, open_g, hi[6], key, need_pair, code, x)
+    groups = _result_groups(ti, open_g, kans, key, need_pair, code, x)
     return WinResult(huxi, tun, fan, score, dict(mt), groups, x, self_drawn, last_card, _HOW[code])
 
 
@@ -1004,14 +1007,14 @@ def waits_counts(
     quad = quad and n_free % 3 == 2  # X makes a 提/跑 and the rest is all groups and a pair
     pair_ok = plain and (n_free - 2) % 3 == (2 if need_pair else 0)
     counts, open_faces = hi[0], ti[6]
-    owned = _owned(counts, ti[7])
+    on_table = ti[9]
     out: list[Wait] = []
     cand = reach | special
     while cand:
         low = cand & -cand
         cand ^= low
         x = low.bit_length() - 1
-        if owned[x] >= 4:
+        if counts[x] + on_table[x] >= 4:  # no fifth copy (§1)
             continue
         open_g = open_faces.get(x)
         hx = counts[x]
@@ -1036,15 +1039,6 @@ def waits_counts(
         if other is not None or own is not None:
             out.append(Wait(x, other, own))
     return out
-
-
-def _owned(counts: bytes, table: tuple[Group, ...]) -> list[int]:
-    """Count each face in hand and table: a fifth copy cannot be a wait (§1)."""
-    owned = list(counts)
-    for g in table:
-        for f in g.faces:
-            owned[f] += 1
-    return owned
 
 
 def _wait_masks(ti: _TableInfo, hi: _HandInfo, plain: bool) -> tuple[int, int, int, int]:
