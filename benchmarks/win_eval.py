@@ -7,6 +7,11 @@ Prints one JSON object. The inputs are a fixed, seeded set of
 * near-complete hands: the same with one hand card swapped for another face;
 * random deals: 20 shuffled cards (a dealt 4-of-a-kind laid down as a 提) and X.
 
+``evaluate_win_strings_per_s`` times the public, checked ``evaluate_win`` on the
+same holdings written as notation strings (those ``evaluate_win`` accepts: a deal
+with two 提 is a card short) side by side with ``evaluate_counts`` on their parsed
+values, in the same run.
+
 "cold" is one pass with every memo cleared (the decomposition tables, built once
 per process, stay; their build time and memory are reported on their own);
 "warm" is repeated passes over the same inputs. The riichi ``mahjong`` library is
@@ -32,9 +37,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from paohuzi.core import hand
-from paohuzi.core.groups import Group, GroupKind
+from paohuzi.core.cards import faces_of_counts, format_faces, glyph
+from paohuzi.core.errors import PaohuziError
+from paohuzi.core.groups import Group, GroupKind, format_groups
 
 Case = tuple[tuple[Group, ...], list[int], int, bool]  # table, hand counts, X, self-drawn
+TextCase = tuple[str, str, str, bool]  # the same written as notation
 
 SETS: list[tuple[int, ...]] = []
 for _off in (0, 10):
@@ -45,7 +53,7 @@ SAME_KINDS = (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PAO, G
 
 
 def complete_case(rng: random.Random) -> Case:
-    """A random legal complete holding, less one card X."""
+    """Make a random legal complete holding, less one card X."""
     while True:
         owned = [0] * 20
         table: list[Group] = []
@@ -79,7 +87,7 @@ def complete_case(rng: random.Random) -> Case:
 
 
 def near_case(rng: random.Random, case: Case) -> Case:
-    """The same holding with one hand card swapped for another face."""
+    """Swap one hand card of a holding for another face: mostly not a win."""
     table, counts, x, drawn = case
     counts = list(counts)
     owned = list(counts)
@@ -134,6 +142,8 @@ def cold_warm(run: Callable[[], int], min_seconds: float, tries: int) -> dict[st
 
 
 def evals(cases: Sequence[Case]) -> Callable[[], int]:
+    """Time ``evaluate_counts``, the engine's unchecked path, over the cases."""
+
     def run() -> int:
         ev = hand.evaluate_counts
         for table, counts, x, drawn in cases:
@@ -143,7 +153,58 @@ def evals(cases: Sequence[Case]) -> Callable[[], int]:
     return run
 
 
+def text_cases(cases: Sequence[Case]) -> tuple[list[TextCase], list[Case]]:
+    """Write the cases ``evaluate_win`` accepts as notation; keep their parsed twins."""
+    texts: list[TextCase] = []
+    kept: list[Case] = []
+    for case in cases:
+        table, counts, x, drawn = case
+        text = (format_groups(table), format_faces(faces_of_counts(counts)), glyph(x), drawn)
+        try:
+            hand.evaluate_win(table=text[0], hand=text[1], card=text[2], self_drawn=drawn)
+        except PaohuziError:
+            continue
+        texts.append(text)
+        kept.append(case)
+    return texts, kept
+
+
+def text_evals(cases: Sequence[TextCase]) -> Callable[[], int]:
+    """Time the public ``evaluate_win`` on notation strings over the cases."""
+
+    def run() -> int:
+        ev = hand.evaluate_win
+        for table, held, card, drawn in cases:
+            ev(table=table, hand=held, card=card, self_drawn=drawn)
+        return len(cases)
+
+    return run
+
+
+def string_figures(cases: Sequence[Case], min_s: float, tries: int) -> dict[str, Any]:
+    """``evaluate_win`` on strings beside ``evaluate_counts`` on the same holdings."""
+    texts, kept = text_cases(cases)
+    strings = cold_warm(text_evals(texts), min_s, tries)
+    counts = cold_warm(evals(kept), min_s, tries)
+    hand.clear_cache()
+    evals(kept)()  # the evaluation memos, so that what is left is the input memo's
+    tracemalloc.start()
+    text_evals(texts)()
+    size = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return {
+        "inputs": len(texts),
+        "input_memo_entries": int(hand.cache_info()["input_entries"]),
+        "input_memo_bytes": size,
+        "evaluate_win_strings": strings,
+        "evaluate_counts_same_inputs": counts,
+        "warm_ratio": round(strings["warm"] / counts["warm"], 2),
+    }
+
+
 def wait_queries(cases: Sequence[Case]) -> Callable[[], int]:
+    """Time ``waits_counts`` over the cases' hands."""
+
     def run() -> int:
         wc = hand.waits_counts
         for table, counts, _x, _drawn in cases:
@@ -170,6 +231,7 @@ def import_seconds() -> float:
 
 
 def table_figures() -> dict[str, Any]:
+    """Build time, size and memory of the decomposition tables."""
     hand.clear_cache(tables=True)
     seconds = hand.build_tables()
     hand.clear_cache(tables=True)
@@ -185,6 +247,7 @@ def table_figures() -> dict[str, Any]:
 
 
 def memo_figures(cases: Sequence[Case]) -> dict[str, Any]:
+    """Entries and memory of the memo after one pass."""
     hand.clear_cache()
     tracemalloc.start()
     evals(cases)()
@@ -198,14 +261,8 @@ def memo_figures(cases: Sequence[Case]) -> dict[str, Any]:
     }
 
 
-def mahjong_figures(seed: int, n: int, min_seconds: float) -> dict[str, Any] | None:
-    """The riichi ``mahjong`` library on random complete 14-tile hands, for scale."""
-    try:
-        from mahjong.hand_calculating.divider import HandDivider
-        from mahjong.hand_calculating.hand import HandCalculator
-        from mahjong.hand_calculating.hand_config import HandConfig
-    except ImportError:
-        return None
+def mahjong_hands(seed: int, n: int) -> list[tuple[list[int], int, list[int]]]:
+    """Draw random complete 14-tile riichi hands: tiles, winning tile, 34-counts."""
     rng = random.Random(seed)
     hands: list[tuple[list[int], int, list[int]]] = []
     while len(hands) < n:
@@ -222,6 +279,18 @@ def mahjong_figures(seed: int, n: int, min_seconds: float) -> dict[str, Any] | N
             continue
         tiles = [4 * t + i for t in range(34) for i in range(c34[t])]
         hands.append((tiles, rng.choice(tiles), c34))
+    return hands
+
+
+def mahjong_figures(seed: int, n: int, min_seconds: float) -> dict[str, Any] | None:
+    """Time the riichi ``mahjong`` library on random complete 14-tile hands, for scale."""
+    try:
+        from mahjong.hand_calculating.divider import HandDivider
+        from mahjong.hand_calculating.hand import HandCalculator
+        from mahjong.hand_calculating.hand_config import HandConfig
+    except ImportError:
+        return None
+    hands = mahjong_hands(seed, n)
     calc = HandCalculator()
     config = HandConfig(is_tsumo=True)
 
@@ -243,6 +312,7 @@ def mahjong_figures(seed: int, n: int, min_seconds: float) -> dict[str, Any] | N
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """Run every measurement and return the JSON object."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run (smoke test)")
     parser.add_argument("--seed", type=int, default=20240611)
@@ -273,6 +343,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             "random_deals": cold_warm(evals(deals), min_s, tries),
             "all": cold_warm(evals(everything), min_s, tries),
         },
+        "evaluate_win_strings_per_s": string_figures(everything, min_s, tries),
         "waits_counts_per_s": {
             "waiting_hands": cold_warm(wait_queries(complete), min_s, tries),
             "random_deals": cold_warm(wait_queries(deals), min_s, tries),

@@ -119,3 +119,27 @@ def test_quick_run_prints_its_figures(script: Path) -> None:
                 if not (_is_number(value) and value > 0):
                     bad.append(f"{section}.{key} = {value!r} (want a number > 0)")
     assert not bad, f"{script.name} printed bad figures:\n" + "\n".join(bad)
+
+
+def test_win_eval_times_string_inputs_beside_counts() -> None:
+    script = next(p for p in SCRIPTS if p.name == "win_eval.py")
+    r = subprocess.run(
+        [sys.executable, str(script), "--quick"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=True,
+    )
+    data = json.loads(r.stdout)
+    assert set(data["evaluate_counts_per_s"]) == {
+        "complete",
+        "near_complete",
+        "random_deals",
+        "all",
+    }
+    strings = data["evaluate_win_strings_per_s"]
+    assert strings["inputs"] > 0
+    for key in ("evaluate_win_strings", "evaluate_counts_same_inputs"):
+        assert strings[key]["cold"] > 0 and strings[key]["warm"] > 0
+    assert strings["warm_ratio"] > 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,6 +11,9 @@ from hypothesis import strategies as st
 from paohuzi.core.cards import (
     BIG_GLYPHS,
     DECK_SIZE,
+    RED_FACES,
+    RED_MASK,
+    RED_NUMBERS,
     SMALL_GLYPHS,
     Face,
     ascii_name,
@@ -38,7 +43,7 @@ def test_twenty_faces_in_both_notations() -> None:
     assert [glyph(f) for f in range(20)] == list(SMALL_GLYPHS + BIG_GLYPHS)
     assert ascii_name(0) == "s1" and ascii_name(9) == "s10"
     assert ascii_name(10) == "b1" and ascii_name(19) == "b10"
-    assert str(Face.B2) == "贰" and Face.S10 == 9
+    assert str(Face.B2) == "贰" and int(Face.S10) == 9
 
 
 def test_number_size_colour() -> None:
@@ -111,3 +116,24 @@ def test_five_copies_rejected() -> None:
     check_counts([4] * 20)
     with pytest.raises(HandError, match="5 copies of 三"):
         check_counts(counts_of(parse_faces("三三三三三")))
+
+
+def test_red_faces_are_declared_once_and_agree() -> None:
+    assert {number(f) for f in RED_FACES} == set(RED_NUMBERS) == {2, 7, 10}
+    assert {f for f in range(20) if is_red(f)} == RED_FACES
+    assert sum(1 << f for f in RED_FACES) == RED_MASK
+
+
+def test_booleans_are_keywords() -> None:
+    with pytest.raises(TypeError):
+        format_faces([0], True)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        face_of(7, True)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("text", [None, 5, [0], b"\xe4\xb8\x80"])
+def test_non_strings_are_notation_errors(text: object) -> None:
+    with pytest.raises(NotationError, match=re.escape(f"got {text!r}")):
+        parse_faces(text)  # type: ignore[arg-type]
+    with pytest.raises(NotationError):
+        parse_face(text)  # type: ignore[arg-type]

@@ -99,7 +99,7 @@ def test_case(
     last: bool,
     expected: tuple[int, int, dict[str, int], int, int] | None,
 ) -> None:
-    r = evaluate_win(table, hand, card, self_drawn=self_drawn, last_card=last)
+    r = evaluate_win(table=table, hand=hand, card=card, self_drawn=self_drawn, last_card=last)
     if expected is None:
         assert r is None, f"case {number} must not win, got {r}"
         return
@@ -111,14 +111,16 @@ def test_case(
 
 
 def test_case_11_is_a_pao_on_the_kan_then_a_pair() -> None:
-    r = evaluate_win("吃:壹贰叁 吃:二七十", "捌捌捌四五六七八九一一伍陆柒", "捌")
+    r = evaluate_win(table="吃:壹贰叁 吃:二七十", hand="捌捌捌四五六七八九一一伍陆柒", card="捌")
     assert r is not None and r.how == "跑胡"
     assert "跑:捌捌捌捌" in [str(g) for g in r.groups]
     assert "对:一一" in [str(g) for g in r.groups]
 
 
 def test_case_13_counts_14_red_and_21_small() -> None:
-    r = evaluate_win("碰:七七七 吃:一二三 偎:十十十", "八八八九九九二七十三四", "五")
+    r = evaluate_win(
+        table="碰:七七七 吃:一二三 偎:十十十", hand="八八八九九九二七十三四", card="五"
+    )
     assert r is not None and r.mingtang["小字"] == 4 + (21 - 16)
 
 

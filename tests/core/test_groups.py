@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paohuzi.core.cards import parse_faces
+from paohuzi.core.cards import RED_NUMBERS, parse_faces
 from paohuzi.core.errors import NotationError
 from paohuzi.core.groups import (
+    ERQISHI,
+    HUXI,
+    SAME_FACE_KINDS,
+    SCORING_SHAPES,
     Group,
     GroupKind,
     format_groups,
+    huxi_of,
     is_set_shape,
     parse_group,
     parse_groups,
@@ -173,3 +180,34 @@ def test_notation_round_trip(kind: GroupKind, face: int, shape: tuple[int, ...])
     assert parse_group(str(g)) == g
     assert parse_group(g.notation(ascii=True)) == g
     assert eval(repr(g), {"parse_group": parse_group}) == g
+
+
+def test_huxi_has_one_source() -> None:
+    assert set(HUXI) == set(GroupKind)
+    for kind in SAME_FACE_KINDS:
+        for face in (3, 13):
+            assert Group(kind, (face,) * kind.size).huxi == huxi_of(kind, big=face >= 10)
+    assert HUXI[GroupKind.TI] == (9, 12) and HUXI[GroupKind.PENG] == (1, 3)
+    assert ERQISHI == tuple(sorted(n - 1 for n in RED_NUMBERS)) == (1, 6, 9)
+    assert parse_group("句:贰柒拾").huxi == huxi_of(GroupKind.JU, big=True) == 6
+    assert ERQISHI in SCORING_SHAPES and parse_group("吃:四五六").huxi == 0
+
+
+def test_repr_rebuilds_the_group_and_parsing_is_remembered() -> None:
+    g = parse_group("peng:b2,b2,b2")
+    assert repr(g) == "parse_group('碰:贰贰贰')"
+    assert eval(repr(g), {"parse_group": parse_group}) == g
+    assert parse_group("peng:b2,b2,b2") is g  # groups are immutable: parsed once
+    for _ in range(2):  # a failure is not remembered
+        with pytest.raises(NotationError, match="碰:贰贰叁"):
+            parse_group("碰:贰贰叁")
+
+
+@pytest.mark.parametrize("bad", [None, 5, [1, 2]])
+def test_non_strings_are_notation_errors_quoting_them(bad: object) -> None:
+    with pytest.raises(NotationError, match=re.escape(repr(bad))):
+        parse_group(bad)  # type: ignore[arg-type]
+    with pytest.raises(NotationError):
+        Group(GroupKind.PENG, bad)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match=re.escape(repr(bad))):
+        Group(bad, (1, 1, 1))  # type: ignore[arg-type]

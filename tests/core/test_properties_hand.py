@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paohuzi.core.groups import Group, GroupKind
-from paohuzi.core.hand import evaluate_counts, evaluate_win, waits, waits_counts
+from paohuzi.core.cards import faces_of_counts, format_faces, glyph
+from paohuzi.core.groups import Group, GroupKind, format_groups
+from paohuzi.core.hand import clear_cache, evaluate_counts, evaluate_win, waits, waits_counts
 
 K = GroupKind
 Case = tuple[tuple[Group, ...], list[int], int, bool, bool]  # table, hand, X, self-drawn, last
@@ -231,9 +232,14 @@ def test_order_invariance(seed: int, shuffle_seed: int) -> None:
     rng.shuffle(shuffled_faces)
     shuffled_table = list(table)
     rng.shuffle(shuffled_table)
-    base = evaluate_win(table, faces, x, drawn, last)
-    assert evaluate_win(shuffled_table, shuffled_faces, x, drawn, last) == base
-    assert waits(shuffled_table, shuffled_faces) == waits(table, faces)
+    base = evaluate_win(table=table, hand=faces, card=x, self_drawn=drawn, last_card=last)
+    assert (
+        evaluate_win(
+            table=shuffled_table, hand=shuffled_faces, card=x, self_drawn=drawn, last_card=last
+        )
+        == base
+    )
+    assert waits(table=shuffled_table, hand=shuffled_faces) == waits(table=table, hand=faces)
 
 
 @settings(max_examples=150, deadline=None)
@@ -287,3 +293,26 @@ def test_waits_are_exactly_the_winning_faces(seed: int) -> None:
                 expected.append((x, other, own))
     got = [(w.face, w.other, w.self_drawn) for w in waits_counts(table, hand, last_card=last)]
     assert got == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(seeds, st.booleans(), st.booleans())
+def test_notation_inputs_remembered_or_not_give_the_parsed_result(
+    seed: int, ascii: bool, clear: bool
+) -> None:
+    table, hand, x, drawn, last = holding(random.Random(seed), (0, 1, 2, 3, 4, 5), complete=0.8)
+    text_table = format_groups(table, ascii=ascii)
+    text_hand = format_faces(faces_of_counts(hand), ascii=ascii)
+    text_card = format_faces([x], ascii=ascii)
+    if clear:
+        clear_cache()
+    want = evaluate_counts(table, hand, x, drawn, last)
+    faces = faces_of_counts(hand)
+    parsed = evaluate_win(table=table, hand=faces, card=x, self_drawn=drawn, last_card=last)
+    assert parsed == want
+    for card in (text_card, x, glyph(x)):  # first use parses and checks, the next are remembered
+        for _ in range(2):
+            got = evaluate_win(
+                table=text_table, hand=text_hand, card=card, self_drawn=drawn, last_card=last
+            )
+            assert got == want

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -67,3 +68,9 @@ def test_bad_values_rejected(change: dict[str, object], message: str) -> None:
 def test_unknown_field_rejected() -> None:
     with pytest.raises(NotationError, match="nonsense"):
         RuleSet.from_dict({"nonsense": 1})
+
+
+@pytest.mark.parametrize("data", [None, [("dianhu", 0)], "dianhu=0"])
+def test_from_dict_wants_a_dict(data: object) -> None:
+    with pytest.raises(NotationError, match=re.escape(repr(data))):
+        RuleSet.from_dict(data)  # type: ignore[arg-type]

@@ -17,7 +17,9 @@ def facts(
     last_card: bool = False,
     shuahou: bool = False,
 ) -> WinFacts:
-    return WinFacts(red, big, total - big, pengpeng, last_card, shuahou)
+    return WinFacts(
+        red=red, big=big, small=total - big, pengpeng=pengpeng, last_card=last_card, shuahou=shuahou
+    )
 
 
 @pytest.mark.parametrize(
@@ -75,9 +77,9 @@ def test_fan_combine() -> None:
     ("huxi", "tun"), [(15, 1), (16, 1), (17, 1), (18, 2), (20, 2), (21, 3), (27, 5), (28, 5)]
 )
 def test_tun(huxi: int, tun: int) -> None:
-    assert tun_of(huxi, False) == tun
-    assert tun_of(huxi, True) == tun + 1  # 自摸 +1 囤
-    assert tun_of(huxi, True, HONG_GUAI_WAN.with_(zimo_bonus_tun=2)) == tun + 2
+    assert tun_of(huxi, self_drawn=False) == tun
+    assert tun_of(huxi, self_drawn=True) == tun + 1  # 自摸 +1 囤
+    assert tun_of(huxi, self_drawn=True, rules=HONG_GUAI_WAN.with_(zimo_bonus_tun=2)) == tun + 2
 
 
 @pytest.mark.parametrize("winner", [0, 1, 2])

@@ -76,7 +76,11 @@ def score(
     as_json: JsonOpt = False,
 ) -> None:
     """Score a win: each group with its 胡息, each 名堂, and 囤 × 番 = score."""
-    result = _guard(lambda: evaluate_win(table, hand, card, self_drawn, last_card))
+    result = _guard(
+        lambda: evaluate_win(
+            table=table, hand=hand, card=card, self_drawn=self_drawn, last_card=last_card
+        )
+    )
     if as_json:
         _emit(result.to_dict() if result is not None else {"win": False})
     elif result is None:
@@ -90,7 +94,9 @@ def _not_a_win(table: str, hand: str, card: str, self_drawn: bool, last_card: bo
     rules = HONG_GUAI_WAN
     x = glyph(parse_faces(card)[0])
     relaxed = rules.with_(min_huxi=0, min_huxi_with_mingtang=0)
-    r = evaluate_win(table, hand, card, self_drawn, last_card, relaxed)
+    r = evaluate_win(
+        table=table, hand=hand, card=card, self_drawn=self_drawn, last_card=last_card, rules=relaxed
+    )
     if r is None:
         return f"not a win: {x} does not complete the hand into groups (a 坎 is never split)"
     mt = "名堂 " + ", ".join(r.mingtang) if r.mingtang else "no 名堂"
@@ -135,13 +141,13 @@ def waits_cmd(
     def run() -> tuple[bool, object]:
         n, w = _sizes(table, hand)
         if n == w:
-            return True, discard_waits(table, hand, last_card=last_card)
+            return True, discard_waits(table=table, hand=hand, last_card=last_card)
         if n != w - 1:
             raise HandError(
                 f"table and hand hold {n} cards: a waiting hand holds {w - 1}, "
                 f"one that owes a discard {w} (table {table!r}, hand {hand!r})"
             )
-        return False, waits(table, hand, last_card=last_card)
+        return False, waits(table=table, hand=hand, last_card=last_card)
 
     discard, found = _guard(run)
     if discard:

@@ -18,6 +18,8 @@ __all__ = [
     "COPIES",
     "DECK_SIZE",
     "NUM_FACES",
+    "RED_FACES",
+    "RED_MASK",
     "RED_NUMBERS",
     "SMALL_GLYPHS",
     "Face",
@@ -43,6 +45,15 @@ DECK_SIZE = NUM_FACES * COPIES
 SMALL_GLYPHS = "一二三四五六七八九十"
 BIG_GLYPHS = "壹贰叁肆伍陆柒捌玖拾"
 RED_NUMBERS = frozenset({2, 7, 10})
+"""Numbers of the red cards 二七十/贰柒拾 (§1); the one place they are declared."""
+RED_FACES = frozenset(f for f in range(NUM_FACES) if f % 10 + 1 in RED_NUMBERS)
+"""The six red faces, for 点胡/红胡/乌胡 (§11) and the 二七十 set (§2).
+
+>>> sorted(RED_FACES)
+[1, 6, 9, 11, 16, 19]
+"""
+RED_MASK = sum(1 << f for f in RED_FACES)
+"""The red faces as a bit mask (bit ``f`` for face ``f``), for the engine's masks."""
 
 
 class Face(IntEnum):
@@ -70,11 +81,12 @@ class Face(IntEnum):
     B10 = 19
 
     def __str__(self) -> str:
+        """Print as the glyph, the way players write cards."""
         return glyph(self)
 
 
 _GLYPHS = SMALL_GLYPHS + BIG_GLYPHS
-_RED = tuple((f % 10) + 1 in RED_NUMBERS for f in range(NUM_FACES))
+_RED = tuple(f in RED_FACES for f in range(NUM_FACES))
 _GLYPH_TO_FACE = {g: i for i, g in enumerate(_GLYPHS)}
 _ASCII_TO_FACE = {f"{'sb'[i // 10]}{i % 10 + 1}": i for i in range(NUM_FACES)}
 
@@ -86,40 +98,58 @@ def _check_face(face: int) -> int:
 
 
 def number(face: int) -> int:
-    """The number 1–10 of a face."""
+    """Return the number 1–10 of a face.
+
+    >>> number(11)
+    2
+    """
     return _check_face(face) % 10 + 1
 
 
 def is_big(face: int) -> bool:
-    """True for the big faces 壹…拾 (大字)."""
+    """Tell the big faces 壹…拾 (大字) from the small ones (§1)."""
     return _check_face(face) >= 10
 
 
 def is_red(face: int) -> bool:
-    """True for 二 七 十 贰 柒 拾, the red faces that decide 点胡/红胡/乌胡."""
+    """Tell the red faces 二七十贰柒拾, which decide 点胡/红胡/乌胡 (§11).
+
+    >>> is_red(parse_face("柒")), is_red(parse_face("八"))
+    (True, False)
+    """
     return _RED[_check_face(face)]
 
 
-def face_of(num: int, big: bool) -> int:
-    """The face with this number (1–10) and size."""
+def face_of(num: int, *, big: bool) -> int:
+    """Return the face with this number (1–10) and size.
+
+    >>> glyph(face_of(7, big=True))
+    '柒'
+    """
     if not isinstance(num, int) or not 1 <= num <= 10:
         raise NotationError(f"not a card number 1-10: {num!r}")
     return num - 1 + (10 if big else 0)
 
 
 def glyph(face: int) -> str:
-    """The canonical Chinese glyph of a face."""
+    """Return the canonical Chinese glyph of a face."""
     return _GLYPHS[_check_face(face)]
 
 
 def ascii_name(face: int) -> str:
-    """The ASCII alias of a face: ``s1``…``s10``, ``b1``…``b10``."""
+    """Return the ASCII alias of a face (``s1``…``s10``, ``b1``…``b10``), for plain terminals."""
     f = _check_face(face)
     return f"{'sb'[f // 10]}{f % 10 + 1}"
 
 
 def parse_face(text: str) -> int:
-    """Parse one face from a glyph (``贰``) or its ASCII alias (``b2``)."""
+    """Parse one face from a glyph (``贰``) or its ASCII alias (``b2``).
+
+    >>> parse_face("贰"), parse_face("b2")
+    (11, 11)
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a card is written as a string like '贰', got {text!r}")
     s = text.strip()
     if s in _GLYPH_TO_FACE:
         return _GLYPH_TO_FACE[s]
@@ -135,6 +165,8 @@ def parse_faces(text: str) -> tuple[int, ...]:
     >>> parse_faces("壹贰叁 s10")
     (10, 11, 12, 9)
     """
+    if not isinstance(text, str):
+        raise NotationError(f"cards are written as a string like '壹贰叁', got {text!r}")
     out: list[int] = []
     i = 0
     n = len(text)
@@ -166,26 +198,33 @@ def parse_faces(text: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def format_faces(faces: Iterable[int], ascii: bool = False, sep: str = "") -> str:
-    """Format faces as glyphs (default) or ASCII aliases (space-separated)."""
+def format_faces(faces: Iterable[int], *, ascii: bool = False, sep: str = "") -> str:
+    """Format faces as glyphs (default) or ASCII aliases (space-separated).
+
+    >>> format_faces([0, 19]), format_faces([0, 19], ascii=True)
+    ('一拾', 's1 b10')
+    """
     if ascii:
         return (sep or " ").join(ascii_name(f) for f in faces)
     return sep.join(glyph(f) for f in faces)
 
 
 def counts_of(faces: Iterable[int]) -> list[int]:
-    """The count vector (length 20) of a multiset of faces."""
+    """Count a multiset of faces into a vector of length 20, the form evaluation uses."""
     c = [0] * NUM_FACES
-    for f in faces:
-        if f.__class__ is int and 0 <= f < NUM_FACES:
-            c[f] += 1
-        else:
-            c[_check_face(f)] += 1  # raises for anything but a face index (bool, enum: counted)
+    try:
+        for f in faces:
+            if f.__class__ is int and 0 <= f < NUM_FACES:
+                c[f] += 1
+            else:
+                c[_check_face(f)] += 1  # raises for anything but a face index (bool, enum: counted)
+    except TypeError:
+        raise NotationError(f"expected face indexes 0-19, got {faces!r}") from None
     return c
 
 
 def faces_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
-    """The sorted faces of a count vector."""
+    """Return the sorted faces of a count vector."""
     return tuple(b"".join([_FACE_BYTE[f] * c for f, c in enumerate(counts)]))
 
 
@@ -193,12 +232,18 @@ _FACE_BYTE = [bytes((f,)) for f in range(NUM_FACES)]
 
 
 def full_deck() -> tuple[int, ...]:
-    """All 80 cards in face order."""
+    """Return all 80 cards in face order."""
     return tuple(f for f in range(NUM_FACES) for _ in range(COPIES))
 
 
 def check_counts(counts: Sequence[int], what: str = "cards") -> None:
-    """Reject more than four copies of any face."""
+    """Reject more than four copies of any face (§1: the deck holds four of each).
+
+    >>> check_counts([5] + [0] * 19, "hand")
+    Traceback (most recent call last):
+    ...
+    paohuzi.core.errors.HandError: hand: 5 copies of 一 (only 4 exist)
+    """
     for f, c in enumerate(counts):
         if c > COPIES:
             raise HandError(f"{what}: {c} copies of {glyph(f)} (only {COPIES} exist)")

@@ -14,8 +14,8 @@ import operator
 from collections.abc import Callable, Sequence
 
 from .actions import shape_faces
-from .cards import NUM_FACES, is_red
-from .groups import Group, GroupKind, TableGroup
+from .cards import NUM_FACES, RED_MASK
+from .groups import Group, GroupKind, TableGroup, huxi_of
 from .hand import complete_size
 from .rules import RuleSet
 
@@ -73,9 +73,9 @@ def _faces_where(pred: Callable[[int], bool]) -> int:
 _RUN_END = _faces_where(lambda n: n >= 2)
 _RUN_MID = _faces_where(lambda n: 1 <= n <= 8)
 _RUN_START = _faces_where(lambda n: n <= 7)
-# 二七十 and 贰柒拾: the red faces of each size.
-_EQS = tuple(sum(1 << f for f in range(b, b + 10) if is_red(f)) for b in (0, 10))
-_EQS_ALL = _EQS[0] | _EQS[1]
+# 二七十 and 贰柒拾: the red faces, by size.
+_EQS = (RED_MASK & (1 << 10) - 1, RED_MASK >> 10 << 10)
+_EQS_ALL = RED_MASK
 
 
 def _eqs_partners(free: int) -> int:
@@ -132,7 +132,7 @@ def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
 
 
 # 胡息 of a 坎 and of a scoring set, small and big (§2), from the groups themselves.
-_KAN_HUXI = (Group(GroupKind.KAN, (0,) * 3).huxi, Group(GroupKind.KAN, (10,) * 3).huxi)
+_KAN_HUXI = (huxi_of(GroupKind.KAN, big=False), huxi_of(GroupKind.KAN, big=True))
 _SET_HUXI = (
     Group(GroupKind.JU, (0, 1, 2)).huxi,
     Group(GroupKind.JU, (10, 11, 12)).huxi,

@@ -7,19 +7,23 @@ hand (句 for a three-card set, 对 for the pair). 胡息 follows from kind and 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .cards import NUM_FACES, format_faces, is_red, parse_faces
+from .cards import NUM_FACES, RED_NUMBERS, format_faces, is_red, parse_faces
 from .errors import NotationError
 
 __all__ = [
+    "ERQISHI",
+    "HUXI",
     "SAME_FACE_KINDS",
+    "SCORING_SHAPES",
     "Group",
     "GroupKind",
     "TableGroup",
     "format_groups",
+    "huxi_of",
     "is_set_shape",
     "parse_group",
     "parse_groups",
@@ -42,6 +46,7 @@ class GroupKind(Enum):
 
     @property
     def ascii(self) -> str:
+        """The ASCII alias (``peng``), for notation typed on plain keyboards."""
         return self.name.lower()
 
     @property
@@ -66,15 +71,38 @@ SAME_FACE_KINDS = frozenset(
     {GroupKind.TI, GroupKind.PAO, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.KAN, GroupKind.PENG}
 )
 
-# 胡息 of same-face kinds: (small, big).
-_SAME_FACE_HUXI = {
+HUXI: Mapping[GroupKind, tuple[int, int]] = {
     GroupKind.TI: (9, 12),
     GroupKind.PAO: (6, 9),
     GroupKind.WEI: (3, 6),
     GroupKind.CHOUWEI: (3, 6),
     GroupKind.KAN: (3, 6),
     GroupKind.PENG: (1, 3),
+    GroupKind.CHI: (3, 6),
+    GroupKind.JU: (3, 6),
+    GroupKind.DUI: (0, 0),
 }
+"""胡息 by kind, (small, big) (§2): the one table of these values.
+
+For 吃 and 句 it is the value of the scoring shapes 一二三 and 二七十; other runs and
+大小三搭 score 0.
+"""
+
+_r1, _r2, _r3 = sorted(n - 1 for n in RED_NUMBERS)
+ERQISHI = (_r1, _r2, _r3)
+"""二七十 as number indexes 0–9 (the red numbers, §2): ``(1, 6, 9)``."""
+SCORING_SHAPES: tuple[tuple[int, int, int], ...] = ((0, 1, 2), ERQISHI)
+"""The 句/吃 shapes that score 胡息 (一二三 and 二七十), as number indexes 0–9."""
+
+
+def huxi_of(kind: GroupKind, *, big: bool) -> int:
+    """胡息 of a same-face group, or of a scoring 句/吃 shape, by size (§2).
+
+    >>> huxi_of(GroupKind.PENG, big=True), huxi_of(GroupKind.TI, big=False)
+    (3, 9)
+    """
+    return HUXI[kind][1 if big else 0]
+
 
 _KIND_BY_NAME: dict[str, GroupKind] = {}
 for _k in GroupKind:
@@ -83,22 +111,28 @@ for _k in GroupKind:
 
 
 def is_set_shape(a: int, b: int, c: int) -> bool:
-    """True when three faces (sorted) form a run, 二七十/贰柒拾 or 大小三搭 (§2)."""
+    """Tell whether three sorted faces form a run, 二七十/贰柒拾 or 大小三搭 (§2).
+
+    >>> is_set_shape(1, 6, 9), is_set_shape(3, 3, 13), is_set_shape(0, 1, 3)
+    (True, True, False)
+    """
     if a // 10 == b // 10 == c // 10:
         na, nb, nc = a % 10, b % 10, c % 10
         if nb == na + 1 and nc == nb + 1:
             return True
-        return (na, nb, nc) == (1, 6, 9)
+        return (na, nb, nc) == ERQISHI
     # mixed sizes: one number, 2 + 1
     return a % 10 == b % 10 == c % 10 and not (a == b == c)
 
 
 def set_shape_huxi(a: int, b: int, c: int) -> int:
-    """胡息 of a 句/吃 shape (sorted faces): 一二三 and 二七十 score, the rest 0."""
-    if a // 10 == b // 10 == c // 10:
-        nums = (a % 10, b % 10, c % 10)
-        if nums == (0, 1, 2) or nums == (1, 6, 9):
-            return 6 if a >= 10 else 3
+    """胡息 of a 句/吃 shape (sorted faces): 一二三 and 二七十 score, the rest 0 (§2).
+
+    >>> set_shape_huxi(11, 16, 19), set_shape_huxi(3, 4, 5)
+    (6, 0)
+    """
+    if a // 10 == b // 10 == c // 10 and (a % 10, b % 10, c % 10) in SCORING_SHAPES:
+        return huxi_of(GroupKind.JU, big=a >= 10)
     return 0
 
 
@@ -120,9 +154,15 @@ class Group:
     """Big cards in the group (壹…拾), for 大字/小字."""
 
     def __post_init__(self) -> None:
-        faces = tuple(sorted(self.faces))
-        object.__setattr__(self, "faces", faces)
+        """Check the shape (§2) and derive 胡息, red and big cards once."""
         kind = self.kind
+        if not isinstance(kind, GroupKind):
+            raise NotationError(f"not a group kind: {kind!r}")
+        try:
+            faces = tuple(sorted(self.faces))
+        except TypeError:
+            raise NotationError(f"not face indexes 0-19: {self.faces!r}") from None
+        object.__setattr__(self, "faces", faces)
         if any(not isinstance(f, int) or not 0 <= f < NUM_FACES for f in faces):
             raise NotationError(f"not face indexes 0-19: {list(faces)!r}")
         if len(faces) != kind.size:
@@ -132,8 +172,7 @@ class Group:
         if kind in SAME_FACE_KINDS:
             if faces[0] != faces[-1]:
                 raise NotationError(f"a {kind.value} group needs one face: {self}")
-            small, big = _SAME_FACE_HUXI[kind]
-            huxi = big if faces[0] >= 10 else small
+            huxi = huxi_of(kind, big=faces[0] >= 10)
         elif kind is GroupKind.DUI:
             if faces[0] != faces[1]:
                 raise NotationError(f"a pair needs one face: {self}")
@@ -156,19 +195,50 @@ class Group:
         """The face of a same-face group or pair."""
         return self.faces[0]
 
-    def notation(self, ascii: bool = False) -> str:
+    def notation(self, *, ascii: bool = False) -> str:
+        """Write the group as notation that :func:`parse_group` reads back.
+
+        >>> parse_group("peng:b2,b2,b2").notation()
+        '碰:贰贰贰'
+        """
         kind = self.kind.ascii if ascii else self.kind.value
         return f"{kind}:{format_faces(self.faces, ascii=ascii, sep=',' if ascii else '')}"
 
     def __str__(self) -> str:
+        """Print as notation, the way players write groups."""
         return self.notation()
 
     def __repr__(self) -> str:
+        """Rebuild the value: ``parse_group('碰:贰贰贰')``."""
         return f"parse_group({self.notation()!r})"
 
 
+_parsed: dict[str, Group] = {}
+_PARSED_LIMIT = 4096
+
+
 def parse_group(text: str) -> Group:
-    """Parse ``碰:贰贰贰`` / ``peng:b2,b2,b2`` into a :class:`Group`."""
+    """Parse ``碰:贰贰贰`` / ``peng:b2,b2,b2`` into a :class:`Group`.
+
+    Groups are immutable, so each text is parsed (and checked) once and remembered;
+    a text that fails is not remembered and fails again.
+
+    >>> parse_group("碰:贰贰贰")
+    parse_group('碰:贰贰贰')
+    """
+    hit = _parsed.get(text) if type(text) is str else None
+    if hit is None:
+        hit = _parse_group(text)
+        if len(_parsed) >= _PARSED_LIMIT:
+            _parsed.clear()
+        _parsed[text] = hit
+    return hit
+
+
+def _parse_group(text: str) -> Group:
+    """Parse one group, uncached."""
+    if not isinstance(text, str):
+        raise NotationError(f"a group is written kind:cards, like 碰:贰贰贰; got {text!r}")
     s = text.strip()
     for sep in (":", "："):
         if sep in s:
@@ -190,14 +260,24 @@ def parse_group(text: str) -> Group:
 
 
 def parse_groups(text: str | Iterable[str | Group]) -> tuple[Group, ...]:
-    """Parse whitespace-separated groups, or pass parsed groups through."""
+    """Parse whitespace-separated groups, or pass parsed groups through.
+
+    >>> parse_groups("碰:贰贰贰 chi:b1,b2,b3")
+    (parse_group('碰:贰贰贰'), parse_group('吃:壹贰叁'))
+    """
     if isinstance(text, str):
         return tuple(parse_group(t) for t in text.split())
-    return tuple(g if isinstance(g, Group) else parse_group(g) for g in text)
+    try:
+        return tuple(g if isinstance(g, Group) else parse_group(g) for g in text)
+    except TypeError:
+        raise NotationError(
+            f"groups are written like '碰:贰贰贰 吃:壹贰叁', got {text!r}"
+        ) from None
 
 
-def format_groups(groups: Iterable[Group], ascii: bool = False) -> str:
-    return " ".join(g.notation(ascii) for g in groups)
+def format_groups(groups: Iterable[Group], *, ascii: bool = False) -> str:
+    """Write groups as notation that :func:`parse_groups` reads back."""
+    return " ".join(g.notation(ascii=ascii) for g in groups)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from .cards import (
     NUM_FACES,
+    RED_FACES,
     check_counts,
     counts_of,
     faces_of_counts,
@@ -37,9 +38,10 @@ from .cards import (
     parse_faces,
 )
 from .errors import HandError
-from .groups import SAME_FACE_KINDS, Group, GroupKind, parse_groups
+from .groups import ERQISHI, HUXI, SCORING_SHAPES, Group, GroupKind, huxi_of, parse_groups
+from .groups import _parsed as _parsed_groups
 from .rules import HONG_GUAI_WAN, RuleSet
-from .scoring import WinFacts, combine_fan, mingtang_of
+from .scoring import WinFacts, combine_fan, mingtang_of, tun_of
 
 __all__ = [
     "Wait",
@@ -73,8 +75,17 @@ _TI, _PAO, _WEI, _CHOUWEI, _KAN, _PENG, _JU, _DUI = (
 
 
 def complete_size(k: int) -> int:
-    """W(k): cards in a complete hand with k 提/跑 (§9)."""
+    """W(k): cards in a complete hand with k 提/跑 (§9), the duty a discard keeps.
+
+    The one place the formula is written; the hot paths index :data:`_W`.
+
+    >>> [complete_size(k) for k in range(4)]
+    [21, 21, 22, 23]
+    """
     return 21 if k == 0 else 20 + k
+
+
+_W = tuple(complete_size(k) for k in range(4 * NUM_FACES))  # W(k) by k, for the hot paths
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,15 +108,30 @@ class WinResult:
         """自摸: the winner drew the card himself (+囤, not a 名堂)."""
         return self.self_drawn
 
+    def __repr__(self) -> str:
+        """Show the score and the groups on one line (a result is computed, not rebuilt).
+
+        ``<WinResult 伍: 18 胡息, 2 囤 × 1 番 = 2 | 碰:贰贰贰 吃:壹贰叁 坎:捌捌捌 ...>``
+        """
+        how = f" {self.how}" if self.how else ""
+        drawn = " 自摸" if self.self_drawn else ""
+        last = " 海底" if self.last_card else ""
+        mt = "".join(f", {k} {v}" for k, v in self.mingtang.items())
+        return (
+            f"<WinResult {glyph(self.card)}{how}{drawn}{last}: {self.huxi} 胡息{mt}, "
+            f"{self.tun} 囤 × {self.fan} 番 = {self.score} | "
+            f"{' '.join(g.notation() for g in self.groups)}>"
+        )
+
     def explain(self) -> str:
-        """A readable itemised breakdown: groups with 胡息, 囤, 名堂, 囤 × 番 = score."""
+        """Itemise the win for people: groups with 胡息, 囤, 名堂, 囤 × 番 = score."""
         how = f" ({self.how})" if self.how else ""
         drawn = "自摸 (own draw)" if self.self_drawn else "drawn by another player"
         lines = [f"胡 on {glyph(self.card)}{how}, {drawn}" + (", 海底" if self.last_card else "")]
         for g in self.groups:
             lines.append(f"  {g.notation():<10} {g.huxi:>2} 胡息")
         lines.append(f"胡息 {self.huxi}")
-        base = (self.huxi - 12) // 3
+        base = tun_of(self.huxi, self_drawn=False)
         bonus = self.tun - base
         lines.append(
             f"囤 {self.tun} = ⌊({self.huxi} − 12) / 3⌋" + (f" + {bonus} 自摸" if bonus else "")
@@ -118,7 +144,7 @@ class WinResult:
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready dict (keys of the ``paohuzi score --json`` object)."""
+        """Return a JSON-ready dict (the keys of the ``paohuzi score --json`` object)."""
         return {
             "win": True,
             "huxi": self.huxi,
@@ -142,8 +168,8 @@ _ONE = tuple(1 << (8 * f) for f in range(NUM_FACES))
 _HALF_BITS = 80
 _HALF_MASK = (1 << _HALF_BITS) - 1
 _LANES = sum(1 << (8 * i) for i in range(10))  # bit 0 of each of the ten lanes
-_RED_FACES = (1, 6, 9, 11, 16, 19)
-_IS_RED = tuple(int(f in _RED_FACES) for f in range(NUM_FACES))
+_IS_RED = tuple(int(f in RED_FACES) for f in range(NUM_FACES))
+_SET_S, _SET_B = HUXI[GroupKind.JU]  # 胡息 of a scoring set (一二三/二七十), small and big
 
 
 def _pack(counts: Sequence[int]) -> int:
@@ -152,6 +178,7 @@ def _pack(counts: Sequence[int]) -> int:
 
 
 def _same(kind: GroupKind) -> tuple[Group, ...]:
+    """One same-face group of ``kind`` per face, built once and shared."""
     return tuple(Group(kind, (f,) * kind.size) for f in range(NUM_FACES))
 
 
@@ -162,11 +189,10 @@ _PAO_G = _same(_PAO)
 _TI_G = _same(_TI)
 _DUI_G = _same(_DUI)
 _RUN_G = {f: Group(_JU, (f, f + 1, f + 2)) for f in range(NUM_FACES) if f % 10 <= 7}
-_EQS_G = {off: Group(_JU, (off + 1, off + 6, off + 9)) for off in (0, 10)}  # 二七十 / 贰柒拾
+_EQS_G = {off: Group(_JU, tuple(off + n for n in ERQISHI)) for off in (0, 10)}  # 二七十 / 贰柒拾
 _MIX_G = {  # 大小三搭 at number n (0-9): (two small + big, small + two big)
     n: (Group(_JU, (n, n, n + 10)), Group(_JU, (n, n + 10, n + 10))) for n in range(10)
 }
-_HUXI = {kind: tuple(g.huxi for g in _same(kind)) for kind in SAME_FACE_KINDS}
 _KIND_RANK = {id(kind): i for i, kind in enumerate(GroupKind)}  # by id: Enum hashing is slow
 
 
@@ -189,12 +215,12 @@ def _build_tables() -> None:
     """Every decomposable one-size vector with its best count of scoring sets."""
     start = time.perf_counter()
     lim = _TABLE_LIMIT  # a lane is full when its bit 2 is set (values never exceed 4)
-    sets = [(i, i + 1, i + 2) for i in range(8)] + [(1, 6, 9)]
+    sets = [(i, i + 1, i + 2) for i in range(8)] + [ERQISHI]
     deltas = [
         (
             sum(1 << (8 * f) for f in s),
             sum(4 << (8 * f) for f in s),
-            int(s in ((0, 1, 2), (1, 6, 9))),
+            int(s in SCORING_SHAPES),
         )
         for s in sets
     ]
@@ -240,14 +266,22 @@ _MIX_OPTS = _mix_options()
 
 
 def _solve(key: int, need_pair: bool) -> int:
-    """Most 胡息 of arranging the free cards ``key`` (with one pair if needed), or -1."""
+    """Most 胡息 of arranging the free cards ``key`` (with one pair if needed), or -1 (§10)."""
     if not _T0:
         _build_tables()
-    t0 = _T0
     small = key & _HALF_MASK
     big = key >> _HALF_BITS
     both = ((small | small >> 1 | small >> 2) & (big | big >> 1 | big >> 2)) & _LANES
-    # Each way to take 大小三搭 out: the two halves left, as parallel lists.
+    if not both:  # no 大小三搭 possible: the sizes are independent
+        return _solve_sizes(small, big, need_pair)
+    smalls, bigs = _mix_halves(small, big, both)
+    if len(smalls) == 1:
+        return _solve_sizes(small, big, need_pair)
+    return _solve_mixed(smalls, bigs, need_pair)
+
+
+def _mix_halves(small: int, big: int, both: int) -> tuple[list[int], list[int]]:
+    """Each way to take 大小三搭 (§2) out: the two halves left, as parallel lists."""
     smalls = [small]
     bigs = [big]
     while both:
@@ -263,43 +297,52 @@ def _solve(key: int, need_pair: bool) -> int:
                 db = ub * low
                 smalls += [v - ds for v in smalls[:n]]
                 bigs += [v - db for v in bigs[:n]]
-    best = -1
-    if len(smalls) == 1:  # no 大小三搭 possible: the sizes are independent
-        if need_pair:
-            t1 = _T1
-            cs = t1.get(small)
-            if cs is not None:
-                cb = t0.get(big)
-                if cb is not None:
-                    best = 3 * cs + 6 * cb
-            cs = t0.get(small)
-            if cs is not None:
-                cb = t1.get(big)
-                if cb is not None and 3 * cs + 6 * cb > best:
-                    best = 3 * cs + 6 * cb
-            return best
+    return smalls, bigs
+
+
+def _solve_sizes(small: int, big: int, need_pair: bool) -> int:
+    """Most 胡息 when each size is arranged on its own (runs, 一二三/二七十, the pair)."""
+    t0 = _T0
+    if not need_pair:
         cs = t0.get(small)
-        if cs is None:
-            return -1
         cb = t0.get(big)
-        return -1 if cb is None else 3 * cs + 6 * cb
+        return -1 if cs is None or cb is None else _SET_S * cs + _SET_B * cb
+    best = -1
+    cs = _T1.get(small)  # the pair among the small cards
+    if cs is not None:
+        cb = t0.get(big)
+        if cb is not None:
+            best = _SET_S * cs + _SET_B * cb
+    cs = t0.get(small)  # or among the big ones
+    if cs is not None:
+        cb = _T1.get(big)
+        if cb is not None and _SET_S * cs + _SET_B * cb > best:
+            best = _SET_S * cs + _SET_B * cb
+    return best
+
+
+def _solve_mixed(smalls: list[int], bigs: list[int], need_pair: bool) -> int:
+    """Most 胡息 over the halves each 大小三搭 choice leaves, or -1."""
+    t0 = _T0
     # Most hands fail here, in C: no half left is decomposable at all.
     halves = _T01 if need_pair else t0.keys()
     if halves.isdisjoint(smalls) or halves.isdisjoint(bigs):
         return -1
     t1 = _T1
+    pairs = ((t1, t0), (t0, t1)) if need_pair else ((t0, t0),)
+    best = -1
     big_of = dict(zip(smalls, bigs, strict=True))
     if len(big_of) == len(smalls):  # each choice leaves its own small half (always, ≤ 3 copies)
-        for stable, btable in ((t1, t0), (t0, t1)) if need_pair else ((t0, t0),):
+        for stable, btable in pairs:
             for s in stable.keys() & big_of.keys():
                 cb = btable.get(big_of[s])
-                if cb is not None and 3 * stable[s] + 6 * cb > best:
-                    best = 3 * stable[s] + 6 * cb
+                if cb is not None and _SET_S * stable[s] + _SET_B * cb > best:
+                    best = _SET_S * stable[s] + _SET_B * cb
         return best
-    for stable, btable in ((t1, t0), (t0, t1)) if need_pair else ((t0, t0),):
+    for stable, btable in pairs:
         for cs, cb in zip(map(stable.get, smalls), map(btable.get, bigs), strict=True):
-            if cs is not None and cb is not None and 3 * cs + 6 * cb > best:
-                best = 3 * cs + 6 * cb
+            if cs is not None and cb is not None and _SET_S * cs + _SET_B * cb > best:
+                best = _SET_S * cs + _SET_B * cb
     return best
 
 
@@ -332,18 +375,22 @@ def build_tables() -> float:
 
 
 def cache_info() -> dict[str, float]:
-    """Sizes of the memo and the decomposition tables, and the tables' build time."""
+    """Report the memo sizes and limits, and the decomposition tables' size and build time."""
     return {
         "entries": len(_memo),
         "limit": _MEMO_LIMIT,
+        "input_entries": len(_inputs),
+        "input_limit": _INPUTS_LIMIT,
         "table_entries": len(_T0) + len(_T1),
         "table_build_seconds": _table_stats["build_seconds"],
     }
 
 
-def clear_cache(tables: bool = False) -> None:
-    """Forget the memos (and, with ``tables``, the decomposition tables)."""
+def clear_cache(*, tables: bool = False) -> None:
+    """Forget the memos (with ``tables``, the decomposition tables too), for timing or memory."""
     _memo.clear()
+    _inputs.clear()
+    _parsed_groups.clear()
     _arrangements.clear()
     _table_cache.clear()
     _rule_cache.clear()
@@ -354,7 +401,7 @@ def clear_cache(tables: bool = False) -> None:
 
 
 def _walk(half: int, off: int, pair: bool, target: int) -> list[Group]:
-    """The groups of one size half that reach ``target`` scoring sets."""
+    """Walk one size half back into the groups that reach ``target`` scoring sets."""
     out: list[Group] = []
     while half:
         low = half & -half
@@ -386,7 +433,7 @@ def _walk(half: int, off: int, pair: bool, target: int) -> list[Group]:
 
 
 def _arrange(key: int, need_pair: bool) -> tuple[int, list[Group]] | None:
-    """The best arrangement of free cards: 胡息 and groups (deterministic), or ``None``."""
+    """Find the best arrangement of free cards: 胡息 and groups (deterministic), or ``None``."""
     best = _solve(key, need_pair)
     if best < 0:
         return None
@@ -407,7 +454,7 @@ def _arrange(key: int, need_pair: bool) -> tuple[int, list[Group]] | None:
         for pair_small in (True, False) if need_pair else (False,):
             cs = (_T1 if pair_small else _T0).get(s)
             cb = (_T1 if need_pair and not pair_small else _T0).get(b)
-            if cs is None or cb is None or 3 * cs + 6 * cb != best:
+            if cs is None or cb is None or _SET_S * cs + _SET_B * cb != best:
                 continue
             groups: list[Group] = []
             for n, m1, m2 in choice:
@@ -419,7 +466,7 @@ def _arrange(key: int, need_pair: bool) -> tuple[int, list[Group]] | None:
     raise AssertionError("no arrangement reaches the best 胡息")  # pragma: no cover
 
 
-def decompose(counts: Sequence[int], need_pair: bool) -> tuple[int, list[Group]] | None:
+def decompose(counts: Sequence[int], *, need_pair: bool) -> tuple[int, list[Group]] | None:
     """Best 胡息 and groups for free cards (no 坎 locking), or ``None``."""
     return _arrange(_pack(counts), need_pair)
 
@@ -428,16 +475,26 @@ def decompose(counts: Sequence[int], need_pair: bool) -> tuple[int, list[Group]]
 # Win evaluation.
 
 # Table summary: 胡息, 提/跑 count, all same-face, red, big, cards, {face: 偎/碰 group},
-# the groups, and a box for them in canonical order (filled when a result needs it).
+# the groups, a box for them in canonical order (filled when a result needs it), and the
+# copies of each face on the table.
 _TableInfo = tuple[
-    int, int, bool, int, int, int, dict[int, Group], tuple[Group, ...], list[tuple[Group, ...]]
+    int,
+    int,
+    bool,
+    int,
+    int,
+    int,
+    dict[int, Group],
+    tuple[Group, ...],
+    list[tuple[Group, ...]],
+    list[int],
 ]
 _table_cache: dict[tuple[int, ...], tuple[tuple[Group, ...], _TableInfo]] = {}
 _TABLE_CACHE_LIMIT = 4096
 
 
 def _table_info(table: Sequence[Group]) -> _TableInfo:
-    """What evaluation needs from the table groups.
+    """Summarise what evaluation needs from the table groups.
 
     Cached by the identity of the (immutable) groups: a seat's table changes only
     on a claim, while the engine and the bots evaluate it for every card. The entry
@@ -463,7 +520,11 @@ def _table_info(table: Sequence[Group]) -> _TableInfo:
             open_faces[g.faces[0]] = g
         elif kind is not _KAN:
             pengpeng = False
-    info: _TableInfo = (huxi, k, pengpeng, red, big, n, open_faces, groups, [])
+    on_table = [0] * NUM_FACES
+    for g in groups:
+        for f in g.faces:
+            on_table[f] += 1
+    info: _TableInfo = (huxi, k, pengpeng, red, big, n, open_faces, groups, [], on_table)
     if len(_table_cache) >= _TABLE_CACHE_LIMIT:
         _table_cache.clear()
     _table_cache[ids] = (groups, info)
@@ -488,13 +549,13 @@ def _hand_info(hand: Sequence[int]) -> _HandInfo:
     f = counts.find(3)
     while f >= 0:
         kans.append(f)
-        kan_huxi += 6 if f >= 10 else 3
+        kan_huxi += _KAN_H[f]
         key -= 3 * _ONE[f]
         f = counts.find(3, f + 1)
     return counts, n, red, big, key, n - 3 * len(kans), tuple(kans), kan_huxi
 
 
-_RED_MASK = sum(0xFF << (8 * f) for f in _RED_FACES)
+_RED_MASK = sum(0xFF << (8 * f) for f in RED_FACES)
 _NO_KAN = bytes(0 if i == 3 else i for i in range(256))  # a 坎 is not free to arrange
 
 
@@ -515,7 +576,9 @@ def _rule_info(rules: RuleSet) -> _RuleInfo:
     return info
 
 
-_TI_H, _PAO_H, _WEI_H, _KAN_H, _PENG_H = (_HUXI[k] for k in (_TI, _PAO, _WEI, _KAN, _PENG))
+_TI_H, _PAO_H, _WEI_H, _KAN_H, _PENG_H = (
+    tuple(huxi_of(k, big=f >= 10) for f in range(NUM_FACES)) for k in (_TI, _PAO, _WEI, _KAN, _PENG)
+)
 _HOW = ("", "碰", "跑胡", "跑胡", "提胡", "提胡", "偎胡")
 # Option codes: 0 X into the hand, 1 碰 with a pair, 2 跑 on a 坎, 3 跑 on a table 偎/碰,
 # 4 提 on a 坎, 5 提 on a table 偎, 6 偎 with a pair.
@@ -563,68 +626,100 @@ def _evaluate(
     ri: _RuleInfo,
 ) -> WinResult | None:
     """Try every use of X (§10) and return the best-scoring arrangement."""
-    t_huxi, tk, t_pengpeng, t_red, t_big, t_n, open_faces, _groups, _sorted = ti
-    counts, h_n, h_red, h_big, free, n_free, kans, kan_huxi = hi
-    total = t_n + h_n + 1
+    _huxi, tk, _pengpeng, _red, _big, t_n, open_faces, _groups, _sorted, _on_table = ti
+    counts, h_n, _red, _big, free, n_free, _kans, _kan_huxi = hi
     hx = counts[x]
     open_g = open_faces.get(x) if open_faces else None
-    # Each use of X whose free cards decompose: (free key, free cards, need pair, 胡息).
-    found: list[tuple[int, int, bool, int, int]] = []
+    total = t_n + h_n + 1
     if hx < 2 and open_g is None:
         # The common case: X can only join a hand group; reject before any work.
-        if total != (21 if tk == 0 else 20 + tk) or (n_free + 1) % 3 != (2 if tk else 0):
+        if total != _W[tk] or (n_free + 1) % 3 != (2 if tk else 0):
             return None
         key = free + _ONE[x]
         hit = _memo.get(key + key + (tk > 0))
-        if hit is None:
-            hit = _best(key, tk > 0)
+        hit = _best(key, tk > 0) if hit is None else hit
         if hit < 0:
             return None
-        found.append((key, n_free + 1, tk > 0, hit, 0))
+        found = [(key, n_free + 1, tk > 0, hit, 0)]
     else:
-        plain = total == (21 if tk == 0 else 20 + tk)  # X joins without a 提/跑
-        quad = total == 21 + tk  # X makes a 提/跑
+        # X the hand pairs or the table shows: 碰/偎/跑/提 (§5), or into the hand.
+        plain = total == _W[tk]  # X joins without a 提/跑
+        quad = total == _W[tk + 1]  # X makes a 提/跑
         if not (plain or quad):
             return None
+        found = []
         for key, nf, need_pair, extra, code in _options(
             hx, open_g, x, self_drawn, plain, quad, free, n_free, tk > 0
         ):
-            if nf % 3 != (2 if need_pair else 0):
-                continue
-            hit = _memo.get(key + key + need_pair)
-            if hit is None:
-                hit = _best(key, need_pair)
-            if hit >= 0:
-                found.append((key, nf, need_pair, hit + extra, code))
+            if nf % 3 == (2 if need_pair else 0):
+                hit = _memo.get(key + key + need_pair)
+                hit = _best(key, need_pair) if hit is None else hit
+                if hit >= 0:
+                    found.append((key, nf, need_pair, hit + extra, code))
         if not found:
             return None
+    return _score_best(ti, hi, x, open_g, found, self_drawn, last_card, ri)
 
-    best: tuple[int, int, int, int, int, bool, int, dict[str, int]] | None = None
+
+# A use of X whose free cards decompose: free key, free cards, need pair, 胡息, option code.
+_Found = tuple[int, int, bool, int, int]
+
+
+def _score_best(
+    ti: _TableInfo,
+    hi: _HandInfo,
+    x: int,
+    open_g: Group | None,
+    found: list[_Found],
+    self_drawn: bool,
+    last_card: bool,
+    ri: _RuleInfo,
+) -> WinResult | None:
+    """Score each use (名堂 §11, 囤 and 番 §12) and keep the best; ties to more 胡息 (§10)."""
+    t_huxi, _tk, t_pengpeng, t_red, t_big, t_n, _open, _groups, _sorted, _on_table = ti
+    counts, h_n, h_red, h_big, _free, _n_free, kans, kan_huxi = hi
+    total = t_n + h_n + 1
     red = t_red + h_red + _IS_RED[x]
     big = t_big + h_big + (x >= 10)
-    shuahou = h_n == 1 and hx == 1
-    mt_cache = ri[4]
+    shuahou = h_n == 1 and counts[x] == 1
+    base_huxi = t_huxi + kan_huxi
+    rules, min_huxi, min_mt_huxi, zimo, mt_cache = ri
+    bonus = zimo if self_drawn else 0
+    best: tuple[int, int, int, int, int, bool, int, dict[str, int]] | None = None
     for key, nf, need_pair, hand_huxi, code in found:
-        huxi = t_huxi + kan_huxi + hand_huxi
-        pengpeng = t_pengpeng and nf == (2 if need_pair else 0)
-        mt_key = (red, big, total, pengpeng, last_card, shuahou)
+        huxi = base_huxi + hand_huxi
+        mt_key = (red, big, total, t_pengpeng and nf == (2 if need_pair else 0), last_card, shuahou)
         mt_hit = mt_cache.get(mt_key)
         if mt_hit is None:
-            facts = WinFacts(red, big, total - big, pengpeng, last_card, shuahou)
-            mt = mingtang_of(facts, ri[0])
-            mt_hit = mt_cache[mt_key] = (mt, combine_fan(mt, ri[0]))
+            mt_hit = mt_cache[mt_key] = _mingtang(mt_key, rules)
         mt, fan = mt_hit
-        if huxi < (ri[2] if mt else ri[1]):
+        if huxi < (min_mt_huxi if mt else min_huxi):
             continue
-        tun = (huxi - 12) // 3 + (ri[3] if self_drawn else 0)
-        score = tun * fan
-        if best is None or score > best[0] or (score == best[0] and huxi > best[1]):
-            best = (score, huxi, tun, fan, key, need_pair, code, mt)
+        tun = (huxi - 12) // 3 + bonus  # tun_of, inline on the hot path
+        if best is None or tun * fan > best[0] or (tun * fan == best[0] and huxi > best[1]):
+            best = (tun * fan, huxi, tun, fan, key, need_pair, code, mt)
     if best is None:
         return None
     score, huxi, tun, fan, key, need_pair, code, mt = best
     groups = _result_groups(ti, open_g, kans, key, need_pair, code, x)
     return WinResult(huxi, tun, fan, score, dict(mt), groups, x, self_drawn, last_card, _HOW[code])
+
+
+def _mingtang(mt_key: _MingtangKey, rules: RuleSet) -> tuple[dict[str, int], int]:
+    """名堂 and 番 of a win's facts (red, big, cards, 碰碰, 海底, 耍猴), for the cache."""
+    red, big, total, pengpeng, last_card, shuahou = mt_key
+    mt = mingtang_of(
+        WinFacts(
+            red=red,
+            big=big,
+            small=total - big,
+            pengpeng=pengpeng,
+            last_card=last_card,
+            shuahou=shuahou,
+        ),
+        rules,
+    )
+    return mt, combine_fan(mt, rules)
 
 
 _arrangements: dict[int, tuple[Group, ...]] = {}
@@ -639,7 +734,7 @@ def _result_groups(
     code: int,
     x: int,
 ) -> tuple[Group, ...]:
-    """The winning groups in a canonical order: table, X's group, 坎, hand groups."""
+    """Build the winning groups in a canonical order: table, X's group, 坎, hand groups."""
     box = ti[8]
     if not box:
         box.append(tuple(sorted(ti[7], key=_group_order)))
@@ -689,19 +784,21 @@ def evaluate_counts(
 
 
 def _parse_hand(hand: HandInput) -> list[int]:
+    """Count a hand given as notation or as faces."""
     if isinstance(hand, str):
         return counts_of(parse_faces(hand))
     return counts_of(hand)
 
 
 def _parse_card(card: int | str) -> int:
+    """Parse the winning card: one glyph or alias, or a face index 0–19."""
     if isinstance(card, str):
         faces = parse_faces(card)
         if len(faces) != 1:
             raise HandError(f"the winning card must be one card, got {card!r}")
         return faces[0]
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_FACES:
-        raise HandError(f"not a card: {card!r}")
+        raise HandError(f"not a card: {card!r} (give a glyph like '伍' or a face index 0-19)")
     return card
 
 
@@ -712,9 +809,7 @@ def validate(table: Sequence[Group], hand: Sequence[int], card: int | None) -> N
     table group (坎 cards are never used elsewhere, §3); a table group that only
     exists in the hand (坎, 句, 对).
     """
-    for g in table:
-        if g.kind in (_JU, _DUI, _KAN):
-            raise HandError(f"{g.notation()} is not a table group (坎, 句 and 对 stay in the hand)")
+    _check_table_kinds(table)
     total = list(hand)
     for g in table:
         for f in g.faces:
@@ -722,6 +817,18 @@ def validate(table: Sequence[Group], hand: Sequence[int], card: int | None) -> N
     if card is not None:
         total[card] += 1
     check_counts(total, "hand, table and card together")
+    _check_hand_copies(table, hand)
+
+
+def _check_table_kinds(table: Sequence[Group]) -> None:
+    """坎, 句 and 对 stay in the hand (§3, §10): they are never table groups."""
+    for g in table:
+        if g.kind in (_JU, _DUI, _KAN):
+            raise HandError(f"{g.notation()} is not a table group (坎, 句 and 对 stay in the hand)")
+
+
+def _check_hand_copies(table: Sequence[Group], hand: Sequence[int]) -> None:
+    """Four in a hand are a declared 提 (§5); a 坎 face is in no table group (§3)."""
     for f in range(NUM_FACES):
         c = hand[f]
         if c >= 4:
@@ -736,7 +843,7 @@ def validate(table: Sequence[Group], hand: Sequence[int], card: int | None) -> N
 
 
 def _check_size(groups: Sequence[Group], counts: Sequence[int], want: int, what: str) -> None:
-    """Raise unless table + hand hold W(k) + ``want`` cards."""
+    """Raise unless table + hand hold W(k) + ``want`` cards (§9)."""
     k = sum(1 for g in groups if g.kind is _TI or g.kind is _PAO)
     n = sum(len(g.faces) for g in groups) + sum(counts)
     need = complete_size(k) + want
@@ -748,27 +855,59 @@ def _check_size(groups: Sequence[Group], counts: Sequence[int], want: int, what:
         )
 
 
-def evaluate_win(
-    table: TableInput = (),
-    hand: HandInput = "",
-    card: int | str = 0,
-    self_drawn: bool = False,
-    last_card: bool = False,
-    rules: RuleSet = HONG_GUAI_WAN,
-) -> WinResult | None:
-    """Is ``card`` a win for this table and hand, and what is it worth?
+_Checked = tuple[_TableInfo, _HandInfo, int]
+_inputs: dict[tuple[str | tuple[()], str, int | str], _Checked] = {}
+_INPUTS_LIMIT = 16384
 
-    Accepts notation strings or parsed values. Returns ``None`` when the card does
-    not win; raises a :class:`~paohuzi.core.errors.HandError` for holdings that
-    cannot exist or a card count that is not one short of a complete hand (§9: a
-    waiting hand holds W(k) − 1 cards, k the table's 提/跑).
-    """
+
+def _checked_win(table: TableInput, hand: HandInput, card: int | str) -> _Checked:
+    """Parse and check the inputs of a win (§3, §5, §9), summarised for evaluation."""
     groups = parse_groups(table)
     counts = _parse_hand(hand)
     x = _parse_card(card)
     validate(groups, counts, x)
     _check_size(groups, counts, -1, f"a win on {glyph(x)}")
-    return evaluate_counts(groups, counts, x, self_drawn, last_card, rules)
+    return _table_info(groups), _hand_info(counts), x
+
+
+def evaluate_win(
+    *,
+    table: TableInput = (),
+    hand: HandInput,
+    card: int | str,
+    self_drawn: bool = False,
+    last_card: bool = False,
+    rules: RuleSet = HONG_GUAI_WAN,
+) -> WinResult | None:
+    """Tell whether ``card`` wins for this table and hand, and what it is worth.
+
+    Accepts notation strings or parsed values. Returns ``None`` when the card does
+    not win; raises a :class:`~paohuzi.core.errors.HandError` for holdings that
+    cannot exist or a card count that is not one short of a complete hand (§9: a
+    waiting hand holds W(k) − 1 cards, k the table's 提/跑). Notation inputs are
+    parsed and checked once and remembered (bounded), so asking again costs about
+    what :func:`evaluate_counts` does; inputs that fail are never remembered.
+
+    >>> r = evaluate_win(
+    ...     table="碰:贰贰贰 吃:壹贰叁", hand="捌捌捌二七十四五六一一壹陆柒", card="伍"
+    ... )
+    >>> r.huxi, r.tun, r.fan, r.score, dict(r.mingtang)
+    (18, 2, 1, 2, {})
+    """
+    if (type(table) is str or table == ()) and type(hand) is str and type(card) in (str, int):
+        key = (table, hand, card)
+        hit = _inputs.get(key)
+        if hit is None:
+            hit = _checked_win(table, hand, card)
+            if len(_inputs) >= _INPUTS_LIMIT:
+                _inputs.clear()
+            _inputs[key] = hit
+    else:
+        hit = _checked_win(table, hand, card)
+    ri = _rule_cache.get(id(rules))
+    if ri is None or ri[0] is not rules:
+        ri = _rule_info(rules)
+    return _evaluate(hit[0], hit[1], hit[2], self_drawn, last_card, ri)
 
 
 # ---------------------------------------------------------------------------
@@ -783,11 +922,19 @@ class Wait:
     other: WinResult | None
     self_drawn: WinResult | None
 
+    def __repr__(self) -> str:
+        """Show the face and both scores on one line."""
+        other = "—" if self.other is None else self.other.score
+        own = "—" if self.self_drawn is None else self.self_drawn.score
+        return f"<Wait {glyph(self.face)}: drawn by another {other}, 自摸 {own}>"
+
     @property
     def best_score(self) -> int:
+        """The better of the two scores, to rank waits."""
         return max(r.score for r in (self.other, self.self_drawn) if r is not None)
 
     def to_dict(self) -> dict[str, object]:
+        """Return a JSON-ready dict (the items of ``paohuzi waits --json``)."""
         return {
             "card": glyph(self.face),
             "other": None if self.other is None else self.other.to_dict(),
@@ -804,14 +951,15 @@ def _neighbours() -> tuple[int, ...]:
         for d in (-2, -1, 1, 2):
             if 0 <= n + d <= 9:
                 mask |= 1 << (off + n + d)
-        if n in (1, 6, 9):
-            mask |= 1 << (off + 1) | 1 << (off + 6) | 1 << (off + 9)
+        if n in ERQISHI:
+            for m in ERQISHI:
+                mask |= 1 << (off + m)
         out.append(mask)
     return tuple(out)
 
 
 _NEIGHBOURS = _neighbours()
-_EQS_BITS = 1 << 1 | 1 << 6 | 1 << 9  # 二七十 within one size
+_EQS_BITS = sum(1 << n for n in ERQISHI)  # 二七十 within one size
 
 
 def _runs_usable(q: int) -> int:
@@ -836,6 +984,7 @@ def waits_counts(
     table: Sequence[Group],
     hand: Sequence[int],
     rules: RuleSet = HONG_GUAI_WAN,
+    *,
     last_card: bool = False,
 ) -> list[Wait]:
     """Unchecked fast path of :func:`waits`.
@@ -846,64 +995,26 @@ def waits_counts(
     """
     ti = _table_info(table)
     hi = _hand_info(hand)
-    counts, free, n_free = hi[0], hi[4], hi[5]
-    tk, open_faces = ti[1], ti[6]
+    tk = ti[1]
     total = ti[5] + hi[1] + 1
-    plain = total == (21 if tk == 0 else 20 + tk)
-    if not plain and total != 21 + tk:
+    plain = total == _W[tk]
+    quad = total == _W[tk + 1]
+    if not (plain or quad):
         return []
     ri = _rule_info(rules)
-    need_pair = tk > 0
-    into_hand = plain and (n_free + 1) % 3 == (2 if need_pair else 0)
-    # Faces X may 碰/偎/跑/提 on are tried in full; the others only join free cards.
-    special = 0
-    for f in open_faces:
-        special |= 1 << f
-    present = pairs = 0
-    free_counts = counts.translate(_NO_KAN) if hi[6] else counts
-    for f in range(NUM_FACES):
-        c = counts[f]
-        if c:
-            if c >= 2:
-                special |= 1 << f
-            c = free_counts[f]
-            if c:
-                present |= 1 << f
-                if c >= 2:
-                    pairs |= 1 << f
-    # A card no group of the free cards can use (lonely) must share a group with X.
-    lonely = present & ~_usable(present, pairs, need_pair)
-    reach = 0
-    if into_hand:
-        if lonely:
-            reach = (1 << NUM_FACES) - 1
-            rest = lonely
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                reach &= _NEIGHBOURS[low.bit_length() - 1]
-        else:
-            rest = present
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                reach |= _NEIGHBOURS[low.bit_length() - 1]
-    # X that leaves the free cards as they are (跑/提) or takes a pair out (碰/偎) needs
-    # the rest decomposable: no lonely card (with the pair a 跑/提 brings).
-    quad = total == 21 + tk and n_free % 3 == 2
-    lonely_quad = lonely if need_pair else present & ~_usable(present, pairs, True)
+    reach, special, lonely, lonely_quad = _wait_masks(ti, hi, plain)
+    free, n_free, need_pair = hi[4], hi[5], tk > 0
+    quad = quad and n_free % 3 == 2  # X makes a 提/跑 and the rest is all groups and a pair
     pair_ok = plain and (n_free - 2) % 3 == (2 if need_pair else 0)
-    cand = reach | special
-    owned = list(counts)
-    for g in ti[7]:
-        for f in g.faces:
-            owned[f] += 1
+    counts, open_faces = hi[0], ti[6]
+    on_table = ti[9]
     out: list[Wait] = []
+    cand = reach | special
     while cand:
         low = cand & -cand
         cand ^= low
         x = low.bit_length() - 1
-        if owned[x] >= 4:
+        if counts[x] + on_table[x] >= 4:  # no fifth copy (§1)
             continue
         open_g = open_faces.get(x)
         hx = counts[x]
@@ -913,13 +1024,13 @@ def waits_counts(
             if (hit if hit is not None else _best(key, need_pair)) < 0:
                 continue
             forced = False
+        elif not (
+            reach & low
+            or (hx == 2 and pair_ok and not lonely & ~low)
+            or ((hx == 3 or open_g is not None) and quad and not lonely_quad)
+        ):
+            continue
         else:
-            if not (
-                reach & low
-                or (hx == 2 and pair_ok and not lonely & ~low)
-                or ((hx == 3 or open_g is not None) and quad and not lonely_quad)
-            ):
-                continue
             forced = hx >= 2 or (open_g is not None and open_g.kind is not _PENG)
         other = _evaluate(ti, hi, x, False, last_card, ri)
         if other is None and not forced:
@@ -930,31 +1041,82 @@ def waits_counts(
     return out
 
 
+def _wait_masks(ti: _TableInfo, hi: _HandInfo, plain: bool) -> tuple[int, int, int, int]:
+    """Face masks that bound the waits: reach, special, lonely, lonely after a 提/跑.
+
+    X that joins the hand must reach every lonely free card (one no group of the
+    free cards can use); X that 碰/偎/跑/提 (special) needs the rest decomposable.
+    """
+    counts = hi[0]
+    need_pair = ti[1] > 0
+    special = 0
+    for f in ti[6]:
+        special |= 1 << f
+    present = pairs = 0
+    free_counts = counts.translate(_NO_KAN) if hi[6] else counts
+    for f in range(NUM_FACES):
+        c = counts[f]
+        if c >= 2:
+            special |= 1 << f
+        c = free_counts[f]
+        if c:
+            present |= 1 << f
+            if c >= 2:
+                pairs |= 1 << f
+    lonely = present & ~_usable(present, pairs, need_pair)
+    lonely_quad = lonely if need_pair else present & ~_usable(present, pairs, True)
+    into_hand = plain and (hi[5] + 1) % 3 == (2 if need_pair else 0)
+    return _reach(present, lonely) if into_hand else 0, special, lonely, lonely_quad
+
+
+def _reach(present: int, lonely: int) -> int:
+    """Faces X may be to join the hand: next to every lonely card, else to any card."""
+    if lonely:
+        reach = (1 << NUM_FACES) - 1
+        while lonely:
+            low = lonely & -lonely
+            lonely ^= low
+            reach &= _NEIGHBOURS[low.bit_length() - 1]
+        return reach
+    reach = 0
+    while present:
+        low = present & -present
+        present ^= low
+        reach |= _NEIGHBOURS[low.bit_length() - 1]
+    return reach
+
+
 def waits(
+    *,
     table: TableInput = (),
-    hand: HandInput = "",
-    rules: RuleSet = HONG_GUAI_WAN,
+    hand: HandInput,
     last_card: bool = False,
+    rules: RuleSet = HONG_GUAI_WAN,
 ) -> list[Wait]:
     """Every face that would complete this hand (听牌), and what it would score.
 
     The hand must hold W(k) − 1 cards with the table (it has discarded); use
     :func:`discard_waits` for a hand that still owes a discard.
+
+    >>> ws = waits(table="碰:贰贰贰 吃:壹贰叁", hand="捌捌捌二七十四五六一一壹陆柒")
+    >>> [glyph(w.face) for w in ws]
+    ['伍', '捌']
     """
     groups = parse_groups(table)
     counts = _parse_hand(hand)
     validate(groups, counts, None)
     _check_size(groups, counts, -1, "a waiting hand")
-    return waits_counts(groups, counts, rules, last_card)
+    return waits_counts(groups, counts, rules, last_card=last_card)
 
 
 def discard_waits(
+    *,
     table: TableInput = (),
-    hand: HandInput = "",
-    rules: RuleSet = HONG_GUAI_WAN,
+    hand: HandInput,
     last_card: bool = False,
+    rules: RuleSet = HONG_GUAI_WAN,
 ) -> dict[int, list[Wait]]:
-    """For each face the hand may discard (never a 坎 card), the waits it leaves."""
+    """For each face the hand may discard (never a 坎 card), the waits it leaves (§9)."""
     groups = parse_groups(table)
     counts = _parse_hand(hand)
     validate(groups, counts, None)
@@ -964,5 +1126,5 @@ def discard_waits(
         if counts[f] in (1, 2):
             h = list(counts)
             h[f] -= 1
-            out[f] = waits_counts(groups, h, rules, last_card)
+            out[f] = waits_counts(groups, h, rules, last_card=last_card)
     return out

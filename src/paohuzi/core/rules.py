@@ -26,7 +26,7 @@ MINGTANG_NAMES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RuleSet:
     """Rule options. A 名堂 field holds its 番 (0 switches it off).
 
@@ -59,6 +59,7 @@ class RuleSet:
     starting_balance: int = 100
 
     def __post_init__(self) -> None:
+        """Reject values no table could play with, quoting them (a record must replay)."""
         if self.fan_combine not in ("add", "multiply"):
             raise NotationError(
                 f"fan_combine must be 'add' or 'multiply', got {self.fan_combine!r}"
@@ -75,10 +76,18 @@ class RuleSet:
             )
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the fields as a JSON-ready dict, the form game records store."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Rebuild a rule set from :meth:`to_dict`, refusing unknown fields.
+
+        >>> RuleSet.from_dict({"dianhu": 0}) == HONG_GUAI_WAN.with_(dianhu=0)
+        True
+        """
+        if not isinstance(data, dict):
+            raise NotationError(f"a rule set is a dict of fields, got {data!r}")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -86,7 +95,11 @@ class RuleSet:
         return cls(**data)
 
     def with_(self, **changes: Any) -> RuleSet:
-        """A copy with some fields changed."""
+        """Return a copy with some fields changed (the value is frozen).
+
+        >>> HONG_GUAI_WAN.with_(min_huxi=15).min_huxi
+        15
+        """
         return replace(self, **changes)
 
 

@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WinFacts:
     """What the 名堂 look at, counted over every card the winner owns at the win."""
 
@@ -93,7 +93,11 @@ MINGTANG_RULES: tuple[tuple[str, Callable[[WinFacts, RuleSet], int]], ...] = (
 
 
 def mingtang_of(facts: WinFacts, rules: RuleSet = HONG_GUAI_WAN) -> dict[str, int]:
-    """Every 名堂 that applies, hanzi name -> 番, in rule order."""
+    """Collect every 名堂 that applies, hanzi name -> 番, in rule order (§11).
+
+    >>> mingtang_of(WinFacts(red=1, big=5, small=16, pengpeng=False, last_card=True, shuahou=False))
+    {'点胡': 3, '小字': 4, '海底胡': 2}
+    """
     out: dict[str, int] = {}
     for name, rule in MINGTANG_RULES:
         fan = rule(facts, rules)
@@ -103,7 +107,11 @@ def mingtang_of(facts: WinFacts, rules: RuleSet = HONG_GUAI_WAN) -> dict[str, in
 
 
 def combine_fan(mingtang: dict[str, int], rules: RuleSet = HONG_GUAI_WAN) -> int:
-    """番 of a win: the 名堂 added (or multiplied), 1 when none applies (平胡)."""
+    """番 of a win: the 名堂 added (or multiplied), 1 when none applies (平胡, §12).
+
+    >>> combine_fan({"点胡": 3, "海底胡": 2}), combine_fan({})
+    (5, 1)
+    """
     if not mingtang:
         return 1
     if rules.fan_combine == "multiply":
@@ -114,8 +122,12 @@ def combine_fan(mingtang: dict[str, int], rules: RuleSet = HONG_GUAI_WAN) -> int
     return sum(mingtang.values())
 
 
-def tun_of(huxi: int, self_drawn: bool, rules: RuleSet = HONG_GUAI_WAN) -> int:
-    """囤 = ⌊(胡息 − 12) / 3⌋, plus the 自摸 bonus."""
+def tun_of(huxi: int, *, self_drawn: bool, rules: RuleSet = HONG_GUAI_WAN) -> int:
+    """囤 = ⌊(胡息 − 12) / 3⌋, plus the 自摸 bonus (§12).
+
+    >>> tun_of(21, self_drawn=False), tun_of(21, self_drawn=True)
+    (3, 4)
+    """
     return (huxi - 12) // 3 + (rules.zimo_bonus_tun if self_drawn else 0)
 
 
@@ -126,6 +138,9 @@ def settle(
 
     Losers pay at most their balance; if the payments exceed the winner's balance
     they are cut to it, the winner's 下家 paying ⌊C·p₁/(p₁+p₂)⌋ and the other the rest.
+
+    >>> settle(10, 0, [100, 100, 100]), settle(10, 0, [100, 4, 100])
+    ((20, -10, -10), (14, -4, -10))
     """
     if len(balances) != 3:
         raise PaohuziError(f"settlement needs three balances, got {list(balances)!r}")
