@@ -1,0 +1,196 @@
+"""What the screen says, in Chinese (the default) or English (``--lang en``).
+
+Kept free of textual so the wording can be tested and shared by the game and
+the record viewer. Card and group notation is the same in both languages
+(``碰:玖玖玖``, ``吃:三四五 比:五五伍``); only the words around it change.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from ..core.actions import Action, ActionKind
+from ..core.cards import glyph
+from ..core.events import Event, EventKind
+
+__all__ = [
+    "LANGS",
+    "action_label",
+    "display_width",
+    "event_line",
+    "ljust_cells",
+    "rjust_cells",
+    "seat_word",
+    "word",
+]
+
+LANGS = ("zh", "en")
+
+_WORDS: dict[str, tuple[str, str]] = {
+    "round": ("第{n}/{total}局", "Round {n}/{total}"),
+    "dealer": ("庄", "dealer"),
+    "stock": ("墩", "stock"),
+    "balances": ("悟性", "悟性"),
+    "to_act": ("轮到", "to act:"),
+    "round_over": ("本局结束", "round over"),
+    "hand": ("手", "hand"),
+    "cards": ("张", " cards"),
+    "table": ("桌", "table"),
+    "pile": ("弃", "pile"),
+    "dead": ("死手", "dead hand"),
+    "dead_mine": ("死手：本局不能胡/吃/碰", "dead hand: no 胡/吃/碰 this round"),
+    "acting": ("▶ 出手中", "▶ acting"),
+    "offer": ("桌面", "On offer"),
+    "drawn_by": ("{who}翻出", "drawn by {who}"),
+    "discarded_by": ("{who}打出", "discarded by {who}"),
+    "to_discard": ("{who}出牌", "{who} to discard"),
+    "your_discard": (
+        "你出牌：←→↑↓ 选牌 + Enter 打出（: 输入）  t 听牌提示",
+        "Your discard: ←→↑↓ + Enter (or : to type).  t = 听 hint",
+    ),
+    "claim": ("要 {card} 吗？{keys} 选择，p 过", "Claim {card}? {keys} to choose, p = 过 pass"),
+    "waiting": ("等待 {who} …", "Waiting for {who} …"),
+    "playing": ("… s 跳过动画", "… s = skip ahead"),
+    "options": ("你的选择", "your options"),
+    "pass": ("过", "过 pass"),
+    "you_are": ("你是 {who}（座位 {seat}）。", "You are seat {seat}."),
+    "round_start": ("— 第 {n}/{total} 局 —", "— round {n}/{total} —"),
+    "settlement": ("结算", "Settlement"),
+    "hands": ("各家手牌", "Hands"),
+    "wins": ("{who} 胡牌（{name}）", "{who} wins ({name})"),
+    "huangzhuang": (
+        "荒庄：墩已摸完，不结算，{who}继续坐庄。",
+        "荒庄: the stock ran out, no payments; {who} deals again.",
+    ),
+    "record_saved": ("记录已保存：{path}", "Record saved: {path}"),
+    "record_failed": ("记录未能保存：{why}", "could not save the record: {why}"),
+    "match_over": ("比赛结束，共 {n} 局。", "Match over after {n} round(s)."),
+    "leave_keys": ("[Enter] 离开   [q] 离开", "[Enter] leave   [q] leave"),
+    "next_keys": ("[Enter] 下一局   [q] 退出", "[Enter] next round   [q] quit"),
+    "quit_saved": (
+        "退出比赛？目前的记录将保存到\n{path}",
+        "Quit the match? The record so far will be saved to\n{path}",
+    ),
+    "quit_nothing": ("退出比赛？还没有出过牌。", "Quit the match? Nothing has been played yet."),
+    "quit_keys": ("[y] 退出   [n] / [Esc] 继续", "[y] quit   [n] / [Esc] keep playing"),
+    "hint_after": ("打出后听牌（手牌中标 *）：", "听 after discarding (marked * in the hand):"),
+    "hint_none": ("打哪张都还不听牌。", "No discard leaves a 听牌 yet."),
+    "hint_wait": ("听牌，等：", "听牌 — waiting for:"),
+    "hint_not": ("未听牌。", "Not 听 (no card completes this hand)."),
+    "legend": (
+        "小字 黑  大字 金底粗体  红字 二七十贰柒拾",
+        "small  big (bold, gold)  red 二七十贰柒拾",
+    ),
+    "hu_on": ("胡 {card}{how}，{drawn}", "胡 on {card}{how}, {drawn}"),
+    "self_drawn": ("自摸", "自摸 (own draw)"),
+    "by_other": ("他家打出/翻出", "drawn by another player"),
+    "no_mingtang": ("名堂 无（平胡 1 番）", "名堂 none (平胡, 1 番)"),
+}
+
+_SEATS = {"zh": ("你", "下家", "上家"), "en": ("you", "next 下家", "prev 上家")}
+
+
+def word(key: str, lang: str = "zh", **kw: object) -> str:
+    """The phrase ``key`` in ``lang``, with ``{fields}`` filled in."""
+    zh, en = _WORDS[key]
+    text = en if lang == "en" else zh
+    return text.format(**kw) if kw else text
+
+
+def seat_word(seat: int, human: int = 0, lang: str = "zh") -> str:
+    """你 / 下家 / 上家: seats as the human calls them (the next seat plays after you)."""
+    return _SEATS["en" if lang == "en" else "zh"][(seat - human) % 3]
+
+
+def display_width(text: str) -> int:
+    """Terminal cells ``text`` takes: wide and full-width characters (汉字) take two."""
+    return sum(
+        0
+        if unicodedata.combining(ch)
+        else 2
+        if unicodedata.east_asian_width(ch) in ("W", "F")
+        else 1
+        for ch in text
+    )
+
+
+def ljust_cells(text: str, width: int) -> str:
+    """``str.ljust`` by display width, so columns after Chinese text line up."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def rjust_cells(text: str, width: int) -> str:
+    """``str.rjust`` by display width."""
+    return " " * max(0, width - display_width(text)) + text
+
+
+def action_label(a: Action) -> str:
+    """A claim option as the table writes it: ``碰:玖玖玖``, ``吃:三四五 比:五五伍``."""
+    if a.kind is ActionKind.PENG and a.face is not None:
+        return f"碰:{glyph(a.face) * 3}"
+    return a.text()
+
+
+def _groups(e: Event) -> str:
+    parts = []
+    for i, g in enumerate(e.groups):
+        label = g.kind.value if i == 0 or e.kind is not EventKind.CHI else "比"
+        parts.append(f"{label}:{''.join(glyph(f) for f in g.faces)}")
+    return " ".join(parts)
+
+
+_DETAIL_ZH = {"dealt": "起手", "kan": "坎", "wei": "偎", "peng": "碰", "chou": "臭"}
+
+
+def event_line(e: Event, human: int = 0, lang: str = "zh") -> str:
+    """One move of the log, as the human would say it: ``下家 碰:伍伍伍 ← 上家``."""
+    k = e.kind
+    en = lang == "en"
+    who = seat_word(e.seat, human, lang) if e.seat >= 0 else ""
+    card = glyph(e.face) if e.face is not None else "?"
+    if k is EventKind.DRAW:
+        return f"{who} draws {card}" if en else f"{who} 翻 {card}"
+    if k is EventKind.DISCARD:
+        return f"{who} discards {card}" if en else f"{who} 打 {card}"
+    if k is EventKind.PASS:
+        return f"{who} passes (过)" if en else f"{who} 过"
+    if k is EventKind.PILE:
+        return f"{card} to {who}'s pile" if en else f"{card} 无人要，归{who}"
+    if k in (EventKind.TI, EventKind.WEI, EventKind.PAO, EventKind.PENG, EventKind.CHI):
+        gs = _groups(e) if e.groups else f"{k.name.lower()} (face down)"
+        if not e.groups and not en:
+            gs = {"ti": "提", "wei": "偎", "pao": "跑"}.get(k.value, k.value) + "（暗）"
+        src = ""
+        if 0 <= e.source != e.seat:
+            src = (
+                f" from {seat_word(e.source, human, lang)}"
+                if en
+                else f" ← {seat_word(e.source, human, lang)}"
+            )
+        det = ""
+        if e.detail:
+            det = f" [{e.detail}]" if en else f"（{_DETAIL_ZH.get(e.detail, e.detail)}）"
+        return f"{who} {gs}{src}{det}"
+    if k is EventKind.CHOU:
+        what = "吃" if e.detail == "chi" else "碰"
+        return f"{who} 臭{what} {card}"
+    if k is EventKind.DEAD:
+        return f"{who}: dead hand" if en else f"{who} 死手"
+    if k is EventKind.HU:
+        hx, tun, fan, score = e.numbers
+        tail = f"胡息 {hx}, {tun} 囤 × {fan} 番 = {score}"
+        return f"{who} 胡 {card}: {tail}"
+    if k is EventKind.HUANGZHUANG:
+        return "荒庄: the stock is empty" if en else "荒庄：墩已摸完"
+    if k is EventKind.SETTLE:
+        parts = [f"{seat_word(s, human, lang)} {d:+d}" for s, d in _order(e.numbers, human)]
+        return ("settle: " if en else "结算 ") + "  ".join(parts)
+    if k is EventKind.DEAL:
+        return f"deal, 亮张 {card}" if en else f"发牌，亮张 {card}"
+    return e.text()
+
+
+def _order(numbers: Sequence[int], human: int) -> list[tuple[int, int]]:
+    seats = [human, (human + 1) % 3, (human + 2) % 3]
+    return [(s, numbers[s]) for s in seats if s < len(numbers)]
