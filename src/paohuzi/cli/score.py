@@ -50,7 +50,7 @@ WaitsTableOpt = Annotated[
     typer.Option(
         "--table",
         "-t",
-        help="The waiting player's table groups, e.g. '碰:贰贰贰 吃:壹贰叁' (ASCII: peng:b2,b2,b2).",
+        help="The waiting player's table, e.g. '碰:贰贰贰 吃:壹贰叁' (ASCII: peng:b2,b2,b2).",
     ),
 ]
 WaitsHandOpt = Annotated[

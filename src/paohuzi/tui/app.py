@@ -395,7 +395,8 @@ class PlayApp(App[Path | None]):
             self.save_error = f"{sess.record_path}: {e.strerror or e}"
             self.set_error(self.w("record_failed", why=self.save_error))
         text = round_over_text(sess, v, self.names, saved, self.lang, self.save_error)
-        self.push_screen(RoundOver(text), self._after_round)
+        keys = self.w("leave_keys" if sess.match.over else "next_keys")
+        self.push_screen(RoundOver(text, keys), self._after_round)
 
     def _after_round(self, go_on: bool | None) -> None:
         if self.session.match.over:

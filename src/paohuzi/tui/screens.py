@@ -67,12 +67,15 @@ class RoundOver(ModalScreen[bool]):
         Binding("q", "quit_match", "Quit"),
     ]
 
-    def __init__(self, text: Text) -> None:
+    def __init__(self, text: Text, keys: str = "") -> None:
         super().__init__()
         self.text = text
+        self.keys = keys
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
+        with VerticalScroll() as box:
+            # the keys sit in the frame: visible however long the report scrolls
+            box.border_subtitle = self.keys
             yield Panel(self.text, id="result")
 
     def action_next(self) -> None:

@@ -66,8 +66,8 @@ _WORDS: dict[str, tuple[str, str]] = {
     "record_saved": ("记录已保存：{path}", "Record saved: {path}"),
     "record_failed": ("记录未能保存：{why}", "could not save the record: {why}"),
     "match_over": ("比赛结束，共 {n} 局。", "Match over after {n} round(s)."),
-    "leave_keys": ("[Enter] 离开   [q] 离开", "[Enter] leave   [q] leave"),
-    "next_keys": ("[Enter] 下一局   [q] 退出", "[Enter] next round   [q] quit"),
+    "leave_keys": ("Enter 离开", "Enter leave"),
+    "next_keys": ("Enter 下一局  q 退出", "Enter next round  q quit"),
     "quit_saved": (
         "退出比赛？目前的记录将保存到\n{path}",
         "Quit the match? The record so far will be saved to\n{path}",
