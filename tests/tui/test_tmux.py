@@ -45,9 +45,7 @@ class Term:
             TERM="xterm-256color",
             PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
         )
-        r = self.tmux(
-            "new-session", "-d", "-x", str(width), "-y", str(height), "-s", "t", command
-        )
+        r = self.tmux("new-session", "-d", "-x", str(width), "-y", str(height), "-s", "t", command)
         assert r.returncode == 0, r.stderr
 
     def tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
@@ -72,7 +70,7 @@ def _status(screen: str) -> str:
 
 
 def _decision(screen: str) -> str | None:
-    """"discard", "claim", "over", or None while the bots play."""
+    """ "discard", "claim", "over", or None while the bots play."""
     if "Enter 离开" in screen:
         return "over"
     status = _status(screen)

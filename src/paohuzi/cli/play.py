@@ -34,7 +34,9 @@ def choose_bots(spec: str | None) -> tuple[list[str], str | None]:
     if len(names) == 1:
         names = names * 2
     if len(names) != 2:
-        raise typer.BadParameter(f"give two bots (seat 1, seat 2) like heuristic,search: {spec!r}")
+        raise typer.BadParameter(
+            f"give two bots (seat 1, seat 2) like heuristic,search: {spec!r}", param_hint="--bots"
+        )
     unknown = list(dict.fromkeys(n for n in names if n not in BOTS))
     if unknown:
         raise typer.BadParameter(
