@@ -137,7 +137,7 @@ def test_a_round_by_keys(tmp_path: Path, width: int, height: int, seed: int) -> 
     records = tmp_path / "records"
     play = shlex.join(
         [sys.executable, "-m", "paohuzi", "play", "--seed", str(seed), "--rounds", "1"]
-        + ["--records-dir", str(records), "--delay", "0.02"]  # noqa: RUF005
+        + ["--records-dir", str(records), "--delay", "0.02"]
     )
     term = Term(tmp_path, width, height, f"{play}; sleep 60")
     rng = random.Random(seed)
