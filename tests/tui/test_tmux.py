@@ -135,10 +135,8 @@ def _check_claim(screen: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("width", "height", "seed"), [(80, 24, 1), (60, 30, 2)])
 def test_a_round_by_keys(tmp_path: Path, width: int, height: int, seed: int) -> None:
     records = tmp_path / "records"
-    play = shlex.join(
-        [sys.executable, "-m", "paohuzi", "play", "--seed", str(seed), "--rounds", "1"]
-        + ["--records-dir", str(records), "--delay", "0.02"]
-    )
+    args = ["play", "--seed", str(seed), "--rounds", "1", "--records-dir", str(records)]
+    play = shlex.join([sys.executable, "-m", "paohuzi", *args, "--delay", "0.02"])
     term = Term(tmp_path, width, height, f"{play}; sleep 60")
     rng = random.Random(seed)
     discards: list[str] = []
