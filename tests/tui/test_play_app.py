@@ -206,3 +206,51 @@ async def test_broken_bot_does_not_end_the_match(tmp_path: Path) -> None:
         await _settle(pilot)
         assert any("bot 下家 failed" in line for line in app.log_lines)
         assert app.session.human_turn()
+
+
+def _inside(app: PlayApp, selector: str) -> bool:
+    """The widget lies wholly on the screen, above the status line and the footer."""
+    region = app.query_one(selector).region
+    return region.height > 0 and region.bottom <= app.size.height - 1 and region.y >= 0
+
+
+async def test_nothing_below_the_fold(tmp_path: Path) -> None:
+    # at 80×24 and on a phone (60 columns) the claim, its offer and the whole hand stay on screen
+    for size in ((80, 24), (60, 30), (60, 24)):
+        app = _app(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await _settle(pilot)
+            await pilot.press("colon", "s", "4", "enter")  # 打:四; then 伍 is on offer
+            await _settle(pilot)
+            assert "桌面: 伍" in _text(app, "#offer"), size
+            for sel in ("#info", "#offer", "#options", "#mytable", "#hand", "#status"):
+                assert _inside(app, sel), (size, sel)
+            for opt in app.query(OptionLine):
+                assert opt.region.bottom <= app.size.height - 2 and opt.region.width > 8, size
+            for seat in ("#seat1", "#seat2"):
+                assert app.query_one(seat).region.height >= 2, (size, seat)
+            # arrows move the card cursor, never a scroll container
+            hv = app.query_one(HandView)
+            before = hv.sel
+            await pilot.press("down", "down", "up", "left")
+            assert hv.sel != before and hv.selected_face() is not None
+
+
+async def test_moves_are_paced_and_s_skips(tmp_path: Path) -> None:
+    import time
+
+    app = PlayApp(scripted_session(tmp_path), delay=0.3, threaded_bots=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        t0 = time.monotonic()
+        await pilot.press("colon", "s", "4", "enter")  # 打:四, 四 to the pile, a draw: paced
+        await _settle(pilot)
+        assert time.monotonic() - t0 >= 0.5
+        recent = _text(app, "#offer").split("\n")[1:]
+        assert [r.strip() for r in recent] == ["你 打 四", "四 无人要，归你", "下家 翻 伍"]
+        await pilot.press("p")  # pass the 碰: the moves that follow are paced again …
+        await pilot.pause()
+        t0 = time.monotonic()
+        await pilot.press("s")  # … until s shows them at once
+        await _settle(pilot)
+        assert time.monotonic() - t0 < 0.5
