@@ -9,7 +9,7 @@ from paohuzi.core.cards import parse_faces
 from paohuzi.core.events import Event, EventKind
 from paohuzi.core.groups import parse_group
 from paohuzi.core.hand import evaluate_win
-from paohuzi.tui.app import PlayApp, win_text
+from paohuzi.tui.app import PlayAppEnglish, play_app, win_text
 from paohuzi.tui.words import (
     action_label,
     display_width,
@@ -25,7 +25,7 @@ from .scripted import scripted_session
 def test_seats_are_named_from_the_human() -> None:
     assert [seat_word(s, 0) for s in range(3)] == ["你", "下家", "上家"]
     assert [seat_word(s, 1) for s in range(3)] == ["上家", "你", "下家"]
-    assert seat_word(1, 0, "en") == "next 下家"
+    assert seat_word(1, 0, "en") == "next"
 
 
 def test_display_width() -> None:
@@ -41,7 +41,7 @@ def test_claim_options_write_groups_in_full() -> None:
 def test_event_lines_in_chinese_and_english() -> None:
     peng = Event(EventKind.PENG, seat=1, source=2, groups=(parse_group("碰:伍伍伍"),), face=None)
     assert event_line(peng, 0) == "下家 碰:伍伍伍 ← 上家"
-    assert event_line(peng, 0, "en") == "next 下家 碰:伍伍伍 from prev 上家"
+    assert event_line(peng, 0, "en") == "next 碰:伍伍伍 from prev"
     draw = Event(EventKind.DRAW, seat=0, face=parse_faces("八")[0])
     assert event_line(draw, 0) == "你 翻 八"
     assert "seat" not in event_line(draw, 0)
@@ -58,10 +58,13 @@ def test_settlement_columns_line_up() -> None:
 
 
 async def test_english_screen(tmp_path: Path) -> None:
-    app = PlayApp(scripted_session(tmp_path), delay=0, threaded_bots=False, lang="en")
+    app = play_app(scripted_session(tmp_path), delay=0, threaded_bots=False, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert word("your_discard", "en") in app.query_one("#status").plain  # type: ignore[attr-defined]
         assert "Round 1/1" in app.query_one("#info").plain  # type: ignore[attr-defined]
+        assert isinstance(app, PlayAppEnglish)
+        shown = {b.binding.description for b in app.active_bindings.values() if b.binding.show}
+        assert "discard" in shown and "打出" not in shown

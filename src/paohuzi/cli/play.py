@@ -89,7 +89,7 @@ def play(
     from .errors import fail, writable_dir
 
     try:
-        from ..tui.app import PlayApp
+        from ..tui.app import play_app
         from ..tui.session import GameSession, default_records_dir
         from ..tui.words import LANGS
     except ImportError as e:  # pragma: no cover - depends on the install
@@ -108,7 +108,7 @@ def play(
     players = {s: make_bot(n, match.seed + s) for s, n in zip(seats, names, strict=True)}
     session = GameSession(match, players, human=0, records_dir=folder)
     names_by_seat = dict(zip(seats, names, strict=True))
-    tui = PlayApp(session, delay=delay, names=names_by_seat, notice=notice, lang=lang)
+    tui = play_app(session, lang=lang, delay=delay, names=names_by_seat, notice=notice)
     saved = tui.run()
     if notice:
         typer.echo(notice)

@@ -41,7 +41,15 @@ from .session import GameSession
 from .widgets import HandView, OptionLine, Panel
 from .words import action_label, event_line, ljust_cells, seat_word, word
 
-__all__ = ["DEFAULT_DELAY", "PlayApp", "balances", "round_over_text", "win_text"]
+__all__ = [
+    "DEFAULT_DELAY",
+    "PlayApp",
+    "PlayAppEnglish",
+    "balances",
+    "play_app",
+    "round_over_text",
+    "win_text",
+]
 
 DEFAULT_DELAY = 0.4
 """Seconds each draw, discard, pile and claim stays on screen before the next one."""
@@ -197,23 +205,24 @@ class PlayApp(App[Path | None]):
     #status { height: 1; padding: 0 1; background: $panel; }
     #status.error { background: $error; color: $text; }
     """
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         # priority: no container may take the arrows for scrolling (they move the card cursor)
-        Binding("left", "move(-1, 0)", "选牌 select", key_display="←→↑↓", priority=True),
+        Binding("left", "move(-1, 0)", "选牌", key_display="←→↑↓", priority=True),
         Binding("right", "move(1, 0)", show=False, priority=True),
         Binding("up", "move(0, -1)", show=False, priority=True),
         Binding("down", "move(0, 1)", show=False, priority=True),
-        Binding("enter", "discard", "打 discard"),
+        Binding("enter", "discard", "打出"),
         Binding("space", "discard", show=False),
-        Binding("1", "option(1)", "选 claim", key_display="1-9"),
+        Binding("1", "option(1)", "吃碰胡", key_display="1-9"),
         *(Binding(str(i), f"option({i})", show=False) for i in range(2, 10)),
-        Binding("p", "pass_claim", "过 pass"),
-        Binding("s", "skip", "跳过 skip"),
-        Binding("t", "toggle_hint", "听 hint"),
-        Binding("colon", "focus_cmd", "输入 type"),
+        Binding("p", "pass_claim", "过"),
+        Binding("s", "skip", "跳过"),
+        Binding("t", "toggle_hint", "听牌"),
+        Binding("colon", "focus_cmd", "输入"),
         Binding("slash", "focus_cmd", show=False),
         Binding("escape", "focus_hand", show=False),
-        Binding("q", "request_quit", "退出 quit"),
+        Binding("q", "request_quit", "退出"),
         Binding("ctrl+c", "request_quit", show=False, priority=True),
         Binding("ctrl+q", "request_quit", show=False, priority=True),
     ]
@@ -298,7 +307,7 @@ class PlayApp(App[Path | None]):
         self.query_one(HandView).focus()
         if self.notice:
             self.log_line(self.notice)
-        self.log_line(self.w("you_are", who=self.seat(self.session.human), seat=self.session.human))
+        self.log_line(self.w("you_are", seat=self.session.human))
         self.start_round()
 
     # ------------------------------------------------------------ the game
@@ -812,3 +821,39 @@ class PlayApp(App[Path | None]):
                 self.exit(saved)
 
         self.push_screen(ConfirmQuit(self._quit_message(), self.lang), answered)
+
+
+class PlayAppEnglish(PlayApp):
+    """The game with the footer's key names in English (``--lang en``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1, 0)", "select", key_display="←→↑↓", priority=True),
+        Binding("enter", "discard", "discard"),
+        Binding("1", "option(1)", "claim", key_display="1-9"),
+        Binding("p", "pass_claim", "过 pass"),
+        Binding("s", "skip", "skip"),
+        Binding("t", "toggle_hint", "听 hint"),
+        Binding("colon", "focus_cmd", "type"),
+        Binding("q", "request_quit", "quit"),
+    ]
+
+
+def play_app(
+    session: GameSession,
+    *,
+    lang: str = "zh",
+    delay: float = DEFAULT_DELAY,
+    names: Mapping[int, str] | None = None,
+    notice: str | None = None,
+    threaded_bots: bool = True,
+) -> PlayApp:
+    """The game screen in ``lang`` (zh or en), footer included."""
+    cls = PlayAppEnglish if lang == "en" else PlayApp
+    return cls(
+        session,
+        lang=lang,
+        delay=delay,
+        names=names,
+        notice=notice,
+        threaded_bots=threaded_bots,
+    )

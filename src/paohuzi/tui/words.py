@@ -34,8 +34,8 @@ _WORDS: dict[str, tuple[str, str]] = {
     "balances": ("悟性", "悟性"),
     "to_act": ("轮到", "to act:"),
     "round_over": ("本局结束", "round over"),
-    "hand": ("手", "hand"),
-    "cards": ("张", " cards"),
+    "hand": ("手", "hand "),
+    "cards": ("张", ""),
     "table": ("桌", "table"),
     "pile": ("弃", "pile"),
     "dead": ("死手", "dead hand"),
@@ -54,7 +54,10 @@ _WORDS: dict[str, tuple[str, str]] = {
     "playing": ("… s 跳过动画", "… s = skip ahead"),
     "options": ("你的选择", "your options"),
     "pass": ("过", "过 pass"),
-    "you_are": ("你是 {who}（座位 {seat}）。", "You are seat {seat}."),
+    "you_are": (
+        "你坐座位 {seat}：下家在你之后出牌，上家在你之前。",
+        "You are seat {seat}: next (下家) plays after you, prev (上家) before you.",
+    ),
     "round_start": ("— 第 {n}/{total} 局 —", "— round {n}/{total} —"),
     "settlement": ("结算", "Settlement"),
     "hands": ("各家手牌", "Hands"),
@@ -88,7 +91,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "no_mingtang": ("名堂 无（平胡 1 番）", "名堂 none (平胡, 1 番)"),
 }
 
-_SEATS = {"zh": ("你", "下家", "上家"), "en": ("you", "next 下家", "prev 上家")}
+_SEATS = {"zh": ("你", "下家", "上家"), "en": ("you", "next", "prev")}
 
 
 def word(key: str, lang: str = "zh", **kw: object) -> str:
