@@ -127,3 +127,20 @@ def test_play_suggests_a_replay_that_needs_no_venv() -> None:
 
     hint = replay_hint(Path("/tmp/x y.json"))
     assert hint.startswith(sys.executable) and "-m paohuzi replay '/tmp/x y.json'" in hint
+
+
+def test_play_reports_a_lost_record_on_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import paohuzi.tui.app as tui_app
+
+    class Lost:
+        save_error = "/x/match.json: No space left on device"
+
+        def run(self) -> None:
+            return None
+
+    monkeypatch.setattr(tui_app, "play_app", lambda *a, **k: Lost())
+    assert run(["play", "--records-dir", str(tmp_path), "--bots", "random"]) == 1
+    err = capsys.readouterr().err
+    assert "not saved" in err and "No space left" in err and len(err.strip().splitlines()) == 1

@@ -254,3 +254,17 @@ async def test_moves_are_paced_and_s_skips(tmp_path: Path) -> None:
         await pilot.press("s")  # … until s shows them at once
         await _settle(pilot)
         assert time.monotonic() - t0 < 0.5
+
+
+async def test_a_record_that_cannot_be_saved_is_reported(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    app = PlayApp(scripted_session(blocker / "records"), delay=0, threaded_bots=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        await pilot.press("colon", "s", "4", "enter")
+        await _settle(pilot)
+        await pilot.press("q", "y")
+        await _settle(pilot)
+    assert app.return_value is None
+    assert app.save_error is not None and "records" in app.save_error

@@ -9,13 +9,14 @@ from paohuzi.core.cards import parse_faces
 from paohuzi.core.events import Event, EventKind
 from paohuzi.core.groups import parse_group
 from paohuzi.core.hand import evaluate_win
-from paohuzi.tui.app import PlayAppEnglish, play_app, win_text
+from paohuzi.tui.app import PlayAppEnglish, play_app
 from paohuzi.tui.words import (
     action_label,
     display_width,
     event_line,
     ljust_cells,
     seat_word,
+    win_text,
     word,
 )
 

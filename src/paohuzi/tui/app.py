@@ -27,7 +27,7 @@ from ..core.cards import format_faces, glyph, parse_faces
 from ..core.engine import Phase
 from ..core.errors import PaohuziError
 from ..core.events import Event, EventKind
-from ..core.hand import Wait, WinResult
+from ..core.hand import Wait
 from ..core.views import SeatView
 from .render import (
     current_waits,
@@ -39,7 +39,7 @@ from .render import (
 from .screens import ConfirmQuit, RoundOver
 from .session import GameSession
 from .widgets import HandView, OptionLine, Panel
-from .words import action_label, event_line, ljust_cells, seat_word, word
+from .words import action_label, event_line, ljust_cells, seat_word, win_text, word
 
 __all__ = [
     "DEFAULT_DELAY",
@@ -89,28 +89,6 @@ def _pile_text(v: SeatView, seat: int) -> Text:
 def balances(v: SeatView) -> tuple[int, int, int]:
     """The 悟性 balances, settled ones once the round is over."""
     return v.result.balances if v.result is not None else v.balances
-
-
-def win_text(win: WinResult, lang: str = "zh") -> str:
-    """The winner's arrangement, group by group with its 胡息 in one column, and the score."""
-    how = f" ({win.how})" if win.how else ""
-    drawn = word("self_drawn" if win.self_drawn else "by_other", lang)
-    lines = [word("hu_on", lang, card=glyph(win.card), how=how, drawn=drawn)]
-    if win.last_card:
-        lines[0] += ", 海底"
-    width = max((len(g.notation()) * 2 for g in win.groups), default=0) + 2
-    for g in win.groups:
-        lines.append(f"  {ljust_cells(g.notation(), width)}{g.huxi:>2} 胡息")
-    base = (win.huxi - 12) // 3
-    bonus = win.tun - base
-    lines.append(f"胡息 {win.huxi}")
-    lines.append(f"囤 {win.tun} = ⌊({win.huxi} − 12) / 3⌋" + (f" + {bonus} 自摸" if bonus else ""))
-    if win.mingtang:
-        lines.append("名堂 " + ", ".join(f"{k} {v} 番" for k, v in win.mingtang.items()))
-    else:
-        lines.append(word("no_mingtang", lang))
-    lines.append(f"{win.tun} 囤 × {win.fan} 番 = {win.score}")
-    return "\n".join(lines)
 
 
 def round_over_text(

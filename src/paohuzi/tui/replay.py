@@ -25,6 +25,7 @@ from ..core.record import MATCH_FORMAT, ROUND_FORMAT, replay
 from ..core.views import SeatView, ViewGroup, view
 from .render import faces_text, group_text, hand_columns, render_hand
 from .widgets import Panel
+from .words import action_label, win_text
 
 __all__ = ["RecordBook", "ReplayApp", "load_rounds"]
 
@@ -201,7 +202,7 @@ class ReplayApp(App[None]):
         if acting:
             t.append(" · ▶ to act", style="bold yellow")
             if self.full:
-                t.append(": " + " | ".join(a.text() for a in v.legal))
+                t.append(": " + " | ".join(action_label(a) for a in v.legal))
         t.append("\ntable ", style="dim")
         t.append_text(_table(v.tables[s]))
         t.append("   pile ", style="dim")
@@ -230,7 +231,7 @@ class ReplayApp(App[None]):
                 continue
             t.append(shown.text() + "\n", style="bold" if i >= start else "dim")
         if st.result is not None and st.result.win is not None:
-            t.append("\n" + st.result.win.explain() + "\n", style="bold green")
+            t.append("\n" + win_text(st.result.win, "en") + "\n", style="bold green")
         elif st.result is not None:
             t.append("\n荒庄\n", style="bold")
         self.query_one("#log", Panel).show(t)

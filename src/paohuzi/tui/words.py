@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ..core.actions import Action, ActionKind
 from ..core.cards import glyph
 from ..core.events import Event, EventKind
+from ..core.hand import WinResult
 
 __all__ = [
     "LANGS",
@@ -22,6 +23,7 @@ __all__ = [
     "ljust_cells",
     "rjust_cells",
     "seat_word",
+    "win_text",
     "word",
 ]
 
@@ -197,3 +199,25 @@ def event_line(e: Event, human: int = 0, lang: str = "zh") -> str:
 def _order(numbers: Sequence[int], human: int) -> list[tuple[int, int]]:
     seats = [human, (human + 1) % 3, (human + 2) % 3]
     return [(s, numbers[s]) for s in seats if s < len(numbers)]
+
+
+def win_text(win: WinResult, lang: str = "zh") -> str:
+    """The winner's arrangement, group by group with its 胡息 in one column, and the score."""
+    how = f" ({win.how})" if win.how else ""
+    drawn = word("self_drawn" if win.self_drawn else "by_other", lang)
+    lines = [word("hu_on", lang, card=glyph(win.card), how=how, drawn=drawn)]
+    if win.last_card:
+        lines[0] += ", 海底"
+    width = max((len(g.notation()) * 2 for g in win.groups), default=0) + 2
+    for g in win.groups:
+        lines.append(f"  {ljust_cells(g.notation(), width)}{g.huxi:>2} 胡息")
+    base = (win.huxi - 12) // 3
+    bonus = win.tun - base
+    lines.append(f"胡息 {win.huxi}")
+    lines.append(f"囤 {win.tun} = ⌊({win.huxi} − 12) / 3⌋" + (f" + {bonus} 自摸" if bonus else ""))
+    if win.mingtang:
+        lines.append("名堂 " + ", ".join(f"{k} {v} 番" for k, v in win.mingtang.items()))
+    else:
+        lines.append(word("no_mingtang", lang))
+    lines.append(f"{win.tun} 囤 × {win.fan} 番 = {win.score}")
+    return "\n".join(lines)
