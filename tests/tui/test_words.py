@@ -69,3 +69,9 @@ async def test_english_screen(tmp_path: Path) -> None:
         assert isinstance(app, PlayAppEnglish)
         shown = {b.binding.description for b in app.active_bindings.values() if b.binding.show}
         assert "discard" in shown and "打出" not in shown
+
+
+def test_face_down_groups_say_so() -> None:
+    ti = Event(EventKind.TI, seat=2, detail="dealt")
+    assert event_line(ti, 0) == "上家 提（暗·起手）"
+    assert event_line(ti, 0, "en") == "prev 提 [face down, dealt]"

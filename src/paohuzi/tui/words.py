@@ -163,19 +163,18 @@ def event_line(e: Event, human: int = 0, lang: str = "zh") -> str:
     if k is EventKind.PILE:
         return f"{card} to {who}'s pile" if en else f"{card} 无人要，归{who}"
     if k in (EventKind.TI, EventKind.WEI, EventKind.PAO, EventKind.PENG, EventKind.CHI):
-        gs = _groups(e) if e.groups else f"{k.name.lower()} (face down)"
-        if not e.groups and not en:
-            gs = {"ti": "提", "wei": "偎", "pao": "跑"}.get(k.value, k.value) + "（暗）"
         src = ""
         if 0 <= e.source != e.seat:
-            src = (
-                f" from {seat_word(e.source, human, lang)}"
-                if en
-                else f" ← {seat_word(e.source, human, lang)}"
-            )
-        det = ""
+            other = seat_word(e.source, human, lang)
+            src = f" from {other}" if en else f" ← {other}"
+        notes = [] if e.groups else (["face down"] if en else ["暗"])
         if e.detail:
-            det = f" [{e.detail}]" if en else f"（{_DETAIL_ZH.get(e.detail, e.detail)}）"
+            notes.append(e.detail if en else _DETAIL_ZH.get(e.detail, e.detail))
+        if e.groups:
+            gs = _groups(e)
+        else:
+            gs = {"ti": "提", "wei": "偎", "pao": "跑"}.get(k.value, k.value)
+        det = (f" [{', '.join(notes)}]" if en else f"（{'·'.join(notes)}）") if notes else ""
         return f"{who} {gs}{src}{det}"
     if k is EventKind.CHOU:
         what = "吃" if e.detail == "chi" else "碰"
@@ -208,7 +207,7 @@ def win_text(win: WinResult, lang: str = "zh") -> str:
     lines = [word("hu_on", lang, card=glyph(win.card), how=how, drawn=drawn)]
     if win.last_card:
         lines[0] += ", 海底"
-    width = max((len(g.notation()) * 2 for g in win.groups), default=0) + 2
+    width = max((display_width(g.notation()) for g in win.groups), default=0) + 2
     for g in win.groups:
         lines.append(f"  {ljust_cells(g.notation(), width)}{g.huxi:>2} 胡息")
     base = (win.huxi - 12) // 3
