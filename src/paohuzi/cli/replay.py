@@ -19,6 +19,9 @@ __all__ = ["replay_cmd"]
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A round or match record (JSON) from paohuzi play.")],
+    lang: Annotated[
+        str, typer.Option("--lang", help="Language of the screen: zh (default) or en.")
+    ] = "zh",
 ) -> None:
     """Step through a record: ←/→ one decision, Home/End, PgUp/PgDn rounds, v view, q quit.
 
@@ -26,6 +29,10 @@ def replay_cmd(
     """
     from ..core.errors import PaohuziError
     from ..core.record import loads
+
+    if lang not in ("zh", "en"):
+        typer.echo(f"error: --lang {lang!r}: choose zh or en", err=True)
+        raise typer.Exit(2)
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -45,4 +52,4 @@ def replay_cmd(
         raise typer.Exit(1) from None
     from ..tui.replay import ReplayApp
 
-    ReplayApp(rounds, source=file.name).run()
+    ReplayApp(rounds, source=file.name, lang=lang).run()

@@ -22,6 +22,7 @@ __all__ = [
     "event_line",
     "ljust_cells",
     "rjust_cells",
+    "seat_label",
     "seat_word",
     "win_text",
     "word",
@@ -90,6 +91,12 @@ _WORDS: dict[str, tuple[str, str]] = {
     "hu_on": ("胡 {card}{how}，{drawn}", "胡 on {card}{how}, {drawn}"),
     "self_drawn": ("自摸", "自摸 (own draw)"),
     "by_other": ("他家打出/翻出", "drawn by another player"),
+    "rp_step": ("第{r}/{rt}局  第{i}/{n}步  （{how}）", "round {r}/{rt}  step {i}/{n}  ({how})"),
+    "rp_full": ("全视角", "full view"),
+    "rp_spectator": ("旁观视角", "spectator view"),
+    "rp_last": ("上一步：", "last decision: "),
+    "rp_hidden": ("手牌 {n}张（不可见）", "hand: {n} cards (hidden)"),
+    "rp_to_act": ("▶ 待出手", "▶ to act"),
     "no_mingtang": ("名堂 无（平胡 1 番）", "名堂 none (平胡, 1 番)"),
 }
 
@@ -106,6 +113,14 @@ def word(key: str, lang: str = "zh", **kw: object) -> str:
 def seat_word(seat: int, human: int = 0, lang: str = "zh") -> str:
     """你 / 下家 / 上家: seats as the human calls them (the next seat plays after you)."""
     return _SEATS["en" if lang == "en" else "zh"][(seat - human) % 3]
+
+
+_seat_word = seat_word
+
+
+def seat_label(seat: int, lang: str = "zh") -> str:
+    """A seat by number, for the record viewer (no seat is "you" there): 座位0 / seat 0."""
+    return f"seat {seat}" if lang == "en" else f"座位{seat}"
 
 
 def display_width(text: str) -> int:
@@ -148,10 +163,19 @@ def _groups(e: Event) -> str:
 _DETAIL_ZH = {"dealt": "起手", "kan": "坎", "wei": "偎", "peng": "碰", "chou": "臭"}
 
 
-def event_line(e: Event, human: int = 0, lang: str = "zh") -> str:
-    """One move of the log, as the human would say it: ``下家 碰:伍伍伍 ← 上家``."""
+def event_line(
+    e: Event, human: int = 0, lang: str = "zh", names: Sequence[str] | None = None
+) -> str:
+    """One move of the log, as the human would say it: ``下家 碰:伍伍伍 ← 上家``.
+
+    ``names`` replaces 你/下家/上家 by fixed seat names (the record viewer's 座位0 …).
+    """
     k = e.kind
     en = lang == "en"
+
+    def seat_word(seat: int, human: int, lang: str) -> str:
+        return names[seat] if names is not None else _seat_word(seat, human, lang)
+
     who = seat_word(e.seat, human, lang) if e.seat >= 0 else ""
     card = glyph(e.face) if e.face is not None else "?"
     if k is EventKind.DRAW:
@@ -188,7 +212,8 @@ def event_line(e: Event, human: int = 0, lang: str = "zh") -> str:
     if k is EventKind.HUANGZHUANG:
         return "荒庄: the stock is empty" if en else "荒庄：墩已摸完"
     if k is EventKind.SETTLE:
-        parts = [f"{seat_word(s, human, lang)} {d:+d}" for s, d in _order(e.numbers, human)]
+        order = _order(e.numbers, human if names is None else 0)
+        parts = [f"{seat_word(s, human, lang)} {d:+d}" for s, d in order]
         return ("settle: " if en else "结算 ") + "  ".join(parts)
     if k is EventKind.DEAL:
         return f"deal, 亮张 {card}" if en else f"发牌，亮张 {card}"
