@@ -161,7 +161,10 @@ class PlayApp(App[Path | None]):
     Screen { layout: vertical; overflow: hidden hidden; }
     #info { height: auto; padding: 0 1; background: $boost; }
     #others { height: 1fr; min-height: 0; overflow: hidden hidden; }
+    #seats { height: auto; layout: vertical; }
+    #seats.wide { layout: horizontal; }
     .seat { height: auto; padding: 0 1; border-left: blank; }
+    #seats.wide .seat { width: 1fr; }
     .seat.acting { border-left: thick $warning; }
     #log { height: 1fr; min-height: 0; padding: 0 1; overflow: hidden hidden; }
     #me { height: auto; }
@@ -263,9 +266,10 @@ class PlayApp(App[Path | None]):
         h = self.session.human
         yield Panel(id="info")
         with Vertical(id="others"):
-            # 上家 first: he plays before you, 下家 after you
-            yield Panel(id=f"seat{(h + 2) % 3}", classes="seat")
-            yield Panel(id=f"seat{(h + 1) % 3}", classes="seat")
+            with Container(id="seats"):
+                # 上家 first: he plays before you, 下家 after you
+                yield Panel(id=f"seat{(h + 2) % 3}", classes="seat")
+                yield Panel(id=f"seat{(h + 1) % 3}", classes="seat")
             yield Panel(id="log")
         with Vertical(id="me"):
             yield Panel(id="offer")
@@ -282,6 +286,7 @@ class PlayApp(App[Path | None]):
 
     def on_mount(self) -> None:
         self._mounted = True
+        self.query_one("#seats").set_class(self.size.width >= self.WIDE, "wide")
         self.query_one(HandView).focus()
         if self.notice:
             self.log_line(self.notice)
@@ -418,8 +423,12 @@ class PlayApp(App[Path | None]):
         del self._older[:-200]
         panel.show(Text("\n".join(self._older[-rows:]), style="dim"))
 
+    WIDE = 110
+    """From this many columns the two other seats sit side by side."""
+
     def on_resize(self) -> None:
         if self._mounted:
+            self.query_one("#seats").set_class(self.size.width >= self.WIDE, "wide")
             self.call_after_refresh(self._scroll_log)
 
     def set_error(self, message: str | None) -> None:
