@@ -18,6 +18,7 @@ from paohuzi.core.record import loads
 from paohuzi.tui.app import PlayApp
 from paohuzi.tui.screens import ConfirmQuit, RoundOver
 from paohuzi.tui.widgets import HandView, OptionLine, Panel
+from paohuzi.tui.words import display_width
 
 from .scripted import scripted_session
 
@@ -234,6 +235,17 @@ async def test_nothing_below_the_fold(tmp_path: Path) -> None:
             before = hv.sel
             await pilot.press("down", "down", "up", "left")
             assert hv.sel != before and hv.selected_face() is not None
+            # the 吃 on 柒 with its 比: five options, each whole on its row
+            await pilot.press("1")
+            await _settle(pilot)
+            await pilot.press("colon", "s", "1", "0", "enter")
+            await _settle(pilot)
+            assert "桌面: 柒" in _text(app, "#offer"), size
+            opts = list(app.query(OptionLine))
+            assert len(opts) >= 4
+            for opt in opts:
+                assert opt.region.bottom <= app.size.height - 1, size
+                assert opt.region.width >= display_width(opt.plain), (size, opt.plain)
 
 
 async def test_moves_are_paced_and_s_skips(tmp_path: Path) -> None:

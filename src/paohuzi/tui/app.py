@@ -39,7 +39,15 @@ from .render import (
 from .screens import ConfirmQuit, RoundOver
 from .session import GameSession
 from .widgets import HandView, OptionLine, Panel
-from .words import action_label, event_line, ljust_cells, seat_word, win_text, word
+from .words import (
+    action_label,
+    display_width,
+    event_line,
+    ljust_cells,
+    seat_word,
+    win_text,
+    word,
+)
 
 __all__ = [
     "DEFAULT_DELAY",
@@ -541,7 +549,9 @@ class PlayApp(App[Path | None]):
         if lines:
             box.mount(*lines)
         box.set_class(bool(lines), "shown")
-        box.set_class(self.size.width < 56, "one")
+        # two options a row while the longest fits half the width, else one a row
+        longest = max((display_width(o.plain) for o in lines), default=0)
+        box.set_class(longest > (self.size.width - 3) // 2, "one")
 
     def _numbered(self) -> list[Action]:
         return [a for a in self.options if a.kind is not ActionKind.PASS]
