@@ -126,12 +126,12 @@ def test_readme_play_command_on_a_fresh_checkout(tmp_path: Path) -> None:
         assert "EXITED" not in screen, screen
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
         deadline = time.time() + 30
-        while time.time() < deadline and "Quit the match?" not in screen:
+        while time.time() < deadline and "退出比赛？" not in screen:
             time.sleep(0.5)
             screen = subprocess.run(
                 ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
             ).stdout
-        assert "Quit the match?" in screen, screen
+        assert "退出比赛？" in screen, screen
         subprocess.run(["tmux", "send-keys", "-t", session, "y"], check=True)
         deadline = time.time() + 30
         while time.time() < deadline:

@@ -18,6 +18,7 @@ from paohuzi.core.record import loads
 from paohuzi.tui.app import PlayApp
 from paohuzi.tui.screens import ConfirmQuit, RoundOver
 from paohuzi.tui.widgets import HandView, OptionLine, Panel
+from paohuzi.tui.words import display_width
 
 from .scripted import scripted_session
 
@@ -51,7 +52,7 @@ async def _click_card(pilot: Pilot[object], app: PlayApp, glyph: str) -> None:
     face = parse_faces(glyph)[0]
     for i, col in enumerate(hand.cols):
         if face in col.faces:
-            await pilot.click("#hand", offset=(i * 5 + 1, 1 + col.faces.index(face)))
+            await pilot.click("#hand", offset=(1 + i * 5 + 1, 1 + col.faces.index(face)))
             return
     raise AssertionError(f"{glyph} not in the hand: {hand.plain}")
 
@@ -62,11 +63,11 @@ async def test_scripted_round(tmp_path: Path) -> None:
         await _settle(pilot)
         # the table: 亮张, stock, balances, the hand in columns with its 坎 kept together
         info = _text(app, "#info")
-        assert "亮张 肆" in info and "墩 stock 19" in info
-        assert "悟性 你 100 下家 100 上家 100" in info
+        assert "亮张:肆" in info and "墩:19" in info
+        assert "悟性 你100 下家100 上家100" in info
         hand = app.query_one(HandView).plain
         assert hand.split("\n")[0].split()[:2] == ["坎", "坎"]
-        assert "Your discard" in _status(app)
+        assert "你出牌" in _status(app)
 
         # refused: a 坎 card cannot be discarded
         app.query_one(HandView).select_face(parse_faces("壹")[0])
@@ -83,8 +84,8 @@ async def test_scripted_round(tmp_path: Path) -> None:
         await _settle(pilot)
 
         # seat 1 drew 伍: the bots (offered 吃) passed, the human may 碰
-        assert "On offer: 伍" in _text(app, "#offer")
-        assert _options(app) == ["1  碰:伍", "p  过 pass"]
+        assert "桌面: 伍" in _text(app, "#offer")
+        assert _options(app) == ["1 碰:伍伍伍", "p 过"]  # groups in full
         await pilot.press("enter")  # refused: a card is on offer
         assert "a card is on offer" in _status(app)
         await pilot.press("7")
@@ -92,7 +93,7 @@ async def test_scripted_round(tmp_path: Path) -> None:
         await pilot.press("1")
         await _settle(pilot)
         assert "碰:伍伍伍" in _text(app, "#mytable")
-        assert any("peng 碰:伍伍伍" in line for line in app.log_lines)
+        assert "你 碰:伍伍伍 ← 下家" in app.log_lines
 
         # discard 十 by keyboard: select, arrows, Enter
         hv = app.query_one(HandView)
@@ -103,13 +104,12 @@ async def test_scripted_round(tmp_path: Path) -> None:
         await _settle(pilot)
 
         # seat 2 drew 柒: 吃 options spell out each 比
-        assert "On offer: 柒" in _text(app, "#offer")
+        assert "桌面: 柒" in _text(app, "#offer")
         opts = _options(app)
         # the same two groups are one option, whichever takes the card (§7)
-        assert "吃:陆柒捌 比:贰柒拾" in "\n".join(opts) and "吃:贰柒拾 比:陆柒捌" not in "\n".join(
-            opts
-        )
-        assert opts[-1] == "p  过 pass"
+        joined = "\n".join(opts)
+        assert "吃:陆柒捌 比:贰柒拾" in joined and "吃:贰柒拾 比:陆柒捌" not in joined
+        assert opts[-1] == "p 过"
         chosen = next(o for o in app.query(OptionLine) if o.plain.endswith("吃:陆柒捌 比:贰柒拾"))
         await pilot.click(chosen)
         await _settle(pilot)
@@ -128,20 +128,20 @@ async def test_scripted_round(tmp_path: Path) -> None:
         await _settle(pilot)
 
         # the human drew 八 and may win
-        assert "On offer: 八" in _text(app, "#offer")
-        assert _options(app)[0] == "1  胡"
+        assert "桌面: 八" in _text(app, "#offer")
+        assert _options(app)[0] == "1 胡"
         await pilot.press("1")
         await _settle(pilot)
 
         # the end of the round: arrangement, 胡息, 囤 × 番, settlement, hands, record
         assert isinstance(app.screen, RoundOver)
         result = app.screen.query_one("#result", Panel).plain
-        pieces = ["你 seat 0 wins", "碰:伍伍伍", "3 胡息", "胡息 18", "囤 3", "3 囤 × 1 番 = 3"]
+        pieces = ["你 胡牌", "碰:伍伍伍", "3 胡息", "胡息 18", "囤 3", "3 囤 × 1 番 = 3"]
         for piece in [*pieces, "+6", "→  悟性 106"]:
             assert piece in result, piece
-        assert "Record saved:" in result and "Match over" in result
+        assert "记录已保存" in result and "比赛结束" in result
         # every hand is revealed on the main screen too
-        assert "hand  " in _text(app, "#seat1") and "hand  " in _text(app, "#seat2")
+        assert "\n 手 " in _text(app, "#seat1") and "\n 手 " in _text(app, "#seat2")
         await pilot.press("enter")
         await _settle(pilot)
     saved = app.return_value
@@ -156,7 +156,7 @@ async def test_quit_asks_first(tmp_path: Path) -> None:
         await _settle(pilot)
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmQuit)
-        assert "Nothing has been played yet" in app.screen.query_one("#confirm", Panel).plain
+        assert "还没有出过牌" in app.screen.query_one("#confirm", Panel).plain
         await pilot.press("n")
         assert not isinstance(app.screen, ConfirmQuit)
         await pilot.press("colon", "打", ":", "肆", "enter")  # a typed discard in glyphs
@@ -169,7 +169,7 @@ async def test_quit_asks_first(tmp_path: Path) -> None:
         await _settle(pilot)
         assert isinstance(app.screen, ConfirmQuit)
         assert app.session.state.decisions == decisions  # type: ignore[union-attr]
-        assert "record so far will be saved" in app.screen.query_one("#confirm", Panel).plain
+        assert "目前的记录将保存到" in app.screen.query_one("#confirm", Panel).plain
         await pilot.press("y")
         await _settle(pilot)
     saved = app.return_value
@@ -207,5 +207,78 @@ async def test_broken_bot_does_not_end_the_match(tmp_path: Path) -> None:
         await _settle(pilot)
         await pilot.press("colon", "s", "1", "0", "enter")  # 打:十; seat 1 must answer 吃
         await _settle(pilot)
-        assert any("bot seat 1 failed" in line for line in app.log_lines)
+        assert any("bot 下家 failed" in line for line in app.log_lines)
         assert app.session.human_turn()
+
+
+def _inside(app: PlayApp, selector: str) -> bool:
+    """The widget lies wholly on the screen, above the status line and the footer."""
+    region = app.query_one(selector).region
+    return region.height > 0 and region.bottom <= app.size.height - 1 and region.y >= 0
+
+
+async def test_nothing_below_the_fold(tmp_path: Path) -> None:
+    # at 80×24 and on a phone (60 columns) the claim, its offer and the whole hand stay on screen
+    for size in ((80, 24), (60, 30), (60, 24)):
+        app = _app(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await _settle(pilot)
+            await pilot.press("colon", "s", "4", "enter")  # 打:四; then 伍 is on offer
+            await _settle(pilot)
+            assert "桌面: 伍" in _text(app, "#offer"), size
+            for sel in ("#info", "#offer", "#options", "#mytable", "#hand", "#status"):
+                assert _inside(app, sel), (size, sel)
+            for opt in app.query(OptionLine):
+                assert opt.region.bottom <= app.size.height - 2 and opt.region.width > 8, size
+            for seat in ("#seat1", "#seat2"):
+                assert app.query_one(seat).region.height >= 2, (size, seat)
+            # arrows move the card cursor, never a scroll container
+            hv = app.query_one(HandView)
+            before = hv.sel
+            await pilot.press("down", "down", "up", "left")
+            assert hv.sel != before and hv.selected_face() is not None
+            # the 吃 on 柒 with its 比: 胡, two 吃 and 过, each whole on its row
+            await pilot.press("1")
+            await _settle(pilot)
+            await pilot.press("colon", "s", "1", "0", "enter")
+            await _settle(pilot)
+            assert "桌面: 柒" in _text(app, "#offer"), size
+            opts = list(app.query(OptionLine))
+            assert len(opts) >= 3
+            for opt in opts:
+                assert opt.region.bottom <= app.size.height - 1, size
+                assert opt.region.width >= display_width(opt.plain), (size, opt.plain)
+
+
+async def test_moves_are_paced_and_s_skips(tmp_path: Path) -> None:
+    import time
+
+    app = PlayApp(scripted_session(tmp_path), delay=0.3, threaded_bots=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        t0 = time.monotonic()
+        await pilot.press("colon", "s", "4", "enter")  # 打:四, 四 to the pile, a draw: paced
+        await _settle(pilot)
+        assert time.monotonic() - t0 >= 0.5
+        recent = _text(app, "#offer").split("\n")[1:]
+        assert [r.strip() for r in recent] == ["你 打 四", "四 无人要，归你", "下家 翻 伍"]
+        await pilot.press("p")  # pass the 碰: the moves that follow are paced again …
+        await pilot.pause()
+        t0 = time.monotonic()
+        await pilot.press("s")  # … until s shows them at once
+        await _settle(pilot)
+        assert time.monotonic() - t0 < 0.5
+
+
+async def test_a_record_that_cannot_be_saved_is_reported(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    app = PlayApp(scripted_session(blocker / "records"), delay=0, threaded_bots=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        await pilot.press("colon", "s", "4", "enter")
+        await _settle(pilot)
+        await pilot.press("q", "y")
+        await _settle(pilot)
+    assert app.return_value is None
+    assert app.save_error is not None and "records" in app.save_error

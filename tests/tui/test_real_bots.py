@@ -41,7 +41,7 @@ async def test_round_against_real_bots(tmp_path: Path) -> None:
             pick = pick or next((a for a in legal if a.kind is ActionKind.PASS), legal[-1])
             assert app.play(pick), app.error
         assert isinstance(app.screen, RoundOver)
-        assert "Settlement" in app.screen.query_one("#result").plain  # type: ignore[attr-defined]
+        assert "结算" in app.screen.query_one("#result").plain  # type: ignore[attr-defined]
         assert "hello" in app.log_lines
         await pilot.press("enter")
         await pilot.pause()

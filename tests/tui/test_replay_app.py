@@ -34,25 +34,36 @@ async def test_step_through_match(tmp_path: Path) -> None:
     n = len(rounds[0]["actions"])
     async with app.run_test(size=(160, 50)) as pilot:
         head = app.query_one("#head", Panel)
-        assert f"step 0/{n}" in head.plain and "亮张 肆" in head.plain and "full view" in head.plain
+        assert f"第0/{n}步" in head.plain and "亮张:肆" in head.plain and "全视角" in head.plain
         # full view: the bots' hands are shown, in columns
-        assert "hidden" not in app.query_one("#seat1", Panel).plain
-        assert "to act" in app.query_one("#seat0", Panel).plain
+        assert "不可见" not in app.query_one("#seat1", Panel).plain
+        assert "待出手" in app.query_one("#seat0", Panel).plain
         await pilot.press("left")
-        assert f"step 0/{n}" in head.plain
+        assert f"第0/{n}步" in head.plain
         await pilot.press("right")
-        assert f"step 1/{n}" in head.plain and "last decision: seat 0 打:肆" in head.plain
-        assert "seat 0 discard 肆" in app.query_one("#log", Panel).plain
+        assert f"第1/{n}步" in head.plain and "上一步：座位0 打:肆" in head.plain
+        assert "座位0 打 肆" in app.query_one("#log", Panel).plain
         await pilot.press("v")
-        assert "spectator view" in head.plain
-        assert "hand: 20 cards (hidden)" in app.query_one("#seat1", Panel).plain
+        assert "旁观视角" in head.plain
+        assert "手牌 20张（不可见）" in app.query_one("#seat1", Panel).plain
         await pilot.press("v", "end")
-        assert f"step {n}/{n}" in head.plain
+        assert f"第{n}/{n}步" in head.plain
         log = app.query_one("#log", Panel).plain
         assert "3 囤 × 1 番 = 3" in log and "胡息 18" in log
         await pilot.press("home")
-        assert f"step 0/{n}" in head.plain
+        assert f"第0/{n}步" in head.plain
         await pilot.press("q")
+
+
+async def test_english_replay(tmp_path: Path) -> None:
+    path = _played_record(tmp_path)
+    rounds = load_rounds(loads(path.read_text(encoding="utf-8")))
+    app = ReplayApp(rounds, source=path.name, lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("right")
+        head = app.query_one("#head", Panel).plain
+        assert "step 1/" in head and "last decision: seat 0 打:肆" in head
+        assert "seat 0 discards 肆" in app.query_one("#log", Panel).plain
 
 
 def test_replay_cli_rejects_bad_files(tmp_path: Path) -> None:

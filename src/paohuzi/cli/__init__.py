@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 
 def main() -> None:
-    from .app import app
+    """The console script: every error is one line on stderr, never a traceback."""
+    from .errors import run
 
-    app()
+    sys.exit(run())

@@ -24,7 +24,12 @@ def arena(
     records: Annotated[
         Path | None, typer.Option("--records", help="Write every round record into this directory.")
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes.")] = 1,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", "-w", min=1, help="Processes (capped at the CPU count and the deals)."
+        ),
+    ] = 1,
 ) -> None:
     """Play duplicate deals: each deal is replayed with the bots rotated through the seats.
 
@@ -33,15 +38,21 @@ def arena(
     """
     from ..arena import run_arena
     from ..bots import BOTS
+    from .errors import cap_workers, fail, writable_dir
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    unknown = [n for n in names if n not in BOTS]
-    if unknown or not 1 <= len(names) <= 3:
-        raise typer.BadParameter(
-            f"give one to three names from {', '.join(sorted(BOTS))}; got {bots!r}",
-            param_hint="--bots",
-        )
-    stats = run_arena(names, deals, seed, records=records, workers=workers)
+    unknown = list(dict.fromkeys(n for n in names if n not in BOTS))
+    if unknown:
+        known = ", ".join(sorted(BOTS))
+        fail(f"--bots {bots!r}: unknown bot {', '.join(unknown)} (choose from {known})")
+    if not 1 <= len(names) <= 3:
+        fail(f"--bots {bots!r}: give one to three names from {', '.join(sorted(BOTS))}")
+    if records is not None:
+        writable_dir(records, "--records")
+    used = cap_workers(workers, deals)
+    if used < workers:
+        typer.echo(f"--workers {workers}: using {used} (CPUs and deals)", err=True)
+    stats = run_arena(names, deals, seed, records=records, workers=used)
     if as_json:
         typer.echo(json.dumps(stats, ensure_ascii=False))
         return

@@ -13,7 +13,7 @@ import typer
 
 from .app import app
 
-__all__ = ["choose_bots", "play"]
+__all__ = ["choose_bots", "play", "replay_hint"]
 
 _PREFERRED = "heuristic"
 
@@ -34,13 +34,24 @@ def choose_bots(spec: str | None) -> tuple[list[str], str | None]:
     if len(names) == 1:
         names = names * 2
     if len(names) != 2:
-        raise typer.BadParameter(f"give two bots (seat 1, seat 2) like heuristic,search: {spec!r}")
-    unknown = [n for n in names if n not in BOTS]
+        raise typer.BadParameter(
+            f"give two bots (seat 1, seat 2) like heuristic,search: {spec!r}", param_hint="--bots"
+        )
+    unknown = list(dict.fromkeys(n for n in names if n not in BOTS))
     if unknown:
         raise typer.BadParameter(
-            f"unknown bot(s) {', '.join(unknown)}: choose from {', '.join(sorted(BOTS))}"
+            f"unknown bot {', '.join(unknown)}: choose from {', '.join(sorted(BOTS))}",
+            param_hint="--bots",
         )
     return names, None
+
+
+def replay_hint(path: Path) -> str:
+    """A replay command that works without the virtualenv on PATH (this Python, ``-m``)."""
+    import shlex
+    import sys
+
+    return f"{shlex.quote(sys.executable)} -m paohuzi replay {shlex.quote(str(path))}"
 
 
 @app.command()
@@ -58,29 +69,52 @@ def play(
         typer.Option("--records-dir", help="Where records go (default ~/.paohuzi/records)."),
     ] = None,
     delay: Annotated[
-        float, typer.Option("--delay", min=0.0, help="Seconds between bot moves.")
-    ] = 0.6,
+        float,
+        typer.Option(
+            "--delay",
+            min=0.0,
+            max=10.0,
+            help="Seconds each draw, discard and claim stays on screen (s skips ahead).",
+        ),
+    ] = 0.4,
+    lang: Annotated[
+        str, typer.Option("--lang", help="Language of the screen: zh (default) or en.")
+    ] = "zh",
 ) -> None:
-    """Play a match as seat 0 against two bots (arrows+Enter discard, 1-9/p claim, t 听, q quit)."""
+    """Play a match as seat 0 against two bots (arrows+Enter discard, 1-9/p claim, t 听, q quit).
+
+    The records folder is checked before the match starts; a record that cannot be
+    saved is reported again on exit, with exit status 1.
+    """
+    from .errors import fail, writable_dir
+
     try:
-        from ..tui.app import PlayApp
-        from ..tui.session import GameSession
+        from ..tui.app import play_app
+        from ..tui.session import GameSession, default_records_dir
+        from ..tui.words import LANGS
     except ImportError as e:  # pragma: no cover - depends on the install
-        typer.echo(f"paohuzi play needs textual: pip install 'paohuzi[play]' ({e})", err=True)
-        raise typer.Exit(2) from None
+        fail(f"paohuzi play needs textual: pip install 'paohuzi[play]' ({e})")
     from ..bots import make_bot
     from ..core.match import Match
 
+    if lang not in LANGS:
+        fail(f"--lang {lang!r}: choose zh or en")
     names, notice = choose_bots(bots)
+    folder = writable_dir(
+        records_dir if records_dir is not None else default_records_dir(), "--records-dir"
+    )
     match = Match(seed=seed, rounds=rounds)
     seats = (1, 2)
     players = {s: make_bot(n, match.seed + s) for s, n in zip(seats, names, strict=True)}
-    session = GameSession(match, players, human=0, records_dir=records_dir)
+    session = GameSession(match, players, human=0, records_dir=folder)
     names_by_seat = dict(zip(seats, names, strict=True))
-    tui = PlayApp(session, delay=delay, names=names_by_seat, notice=notice)
+    tui = play_app(session, lang=lang, delay=delay, names=names_by_seat, notice=notice)
     saved = tui.run()
     if notice:
         typer.echo(notice)
+    if tui.save_error is not None:
+        typer.echo(f"error: the record was not saved: {tui.save_error}", err=True)
+        raise typer.Exit(1)
     if saved is not None:
         typer.echo(f"record saved: {saved}")
-        typer.echo(f"replay it with: paohuzi replay {saved}")
+        typer.echo(f"replay it with: {replay_hint(saved)}")

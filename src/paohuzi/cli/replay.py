@@ -19,15 +19,25 @@ __all__ = ["replay_cmd"]
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A round or match record (JSON) from paohuzi play.")],
+    lang: Annotated[
+        str, typer.Option("--lang", help="Language of the screen: zh (default) or en.")
+    ] = "zh",
 ) -> None:
-    """Step through a record: ←/→ one decision, Home/End, PgUp/PgDn rounds, v view, q quit."""
+    """Step through a record: ←/→ one decision, Home/End, PgUp/PgDn rounds, v view, q quit.
+
+    Exit status 1 when the file cannot be read or is not a valid record.
+    """
     from ..core.errors import PaohuziError
     from ..core.record import loads
+
+    if lang not in ("zh", "en"):
+        typer.echo(f"error: --lang {lang!r}: choose zh or en", err=True)
+        raise typer.Exit(2)
 
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as e:
-        typer.echo(f"cannot read {file}: {e.strerror or e}", err=True)
+        typer.echo(f"error: cannot read {file}: {e.strerror or e}", err=True)
         raise typer.Exit(1) from None
     try:
         from ..tui.replay import load_rounds
@@ -36,9 +46,10 @@ def replay_cmd(
     except ImportError as e:  # pragma: no cover - depends on the install
         typer.echo(f"paohuzi replay needs textual: pip install 'paohuzi[play]' ({e})", err=True)
         raise typer.Exit(2) from None
-    except PaohuziError as e:
-        typer.echo(f"{file}: {e}", err=True)
+    except (PaohuziError, ValueError, TypeError, KeyError, IndexError) as e:
+        # a record is outside input: whatever in it the loader trips on is the file's fault
+        typer.echo(f"error: {file}: not a valid record: {' '.join(str(e).split())}", err=True)
         raise typer.Exit(1) from None
     from ..tui.replay import ReplayApp
 
-    ReplayApp(rounds, source=file.name).run()
+    ReplayApp(rounds, source=file.name, lang=lang).run()

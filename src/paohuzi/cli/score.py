@@ -45,6 +45,28 @@ HandOpt = Annotated[
         help="The hand, 坎 included, in glyphs or s1..s10/b1..b10, e.g. 捌捌捌二七十.",
     ),
 ]
+WaitsTableOpt = Annotated[
+    str,
+    typer.Option(
+        "--table",
+        "-t",
+        help="The waiting player's table, e.g. '碰:贰贰贰 吃:壹贰叁' (ASCII: peng:b2,b2,b2).",
+    ),
+]
+WaitsHandOpt = Annotated[
+    str,
+    typer.Option(
+        "--hand",
+        help="The waiting hand, 坎 included (one card more when it still owes a discard), "
+        "e.g. 捌捌捌二七十.",
+    ),
+]
+WaitsLastOpt = Annotated[
+    bool,
+    typer.Option(
+        "--last-card", help="Score each waiting card as the last card of the stock (海底胡)."
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 LastOpt = Annotated[
     bool, typer.Option("--last-card", help="The card is the last card of the stock (海底胡).")
@@ -127,9 +149,9 @@ def _sizes(table: str, hand: str) -> tuple[int, int]:
 
 @app.command("waits")
 def waits_cmd(
-    hand: HandOpt,
-    table: TableOpt = "",
-    last_card: LastOpt = False,
+    hand: WaitsHandOpt,
+    table: WaitsTableOpt = "",
+    last_card: WaitsLastOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Waiting cards (听牌) and what each scores, drawn by another player or 自摸.

@@ -22,7 +22,10 @@ def simulate(
 ) -> None:
     """Play N full rounds with random legal actions (a seat that may 胡 does)."""
     from ..simulate import simulate as run
+    from .errors import writable_dir
 
+    if records is not None:
+        writable_dir(records, "--records")
     stats = run(games, seed, records_dir=records)
     if as_json:
         typer.echo(json.dumps(stats, ensure_ascii=False))

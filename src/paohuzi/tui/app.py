@@ -9,6 +9,7 @@ applies the highest claim once every seat that could still beat it has answered.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
@@ -17,9 +18,9 @@ from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, RichLog
+from textual.widgets import Footer, Input
 
 from ..core.actions import PASS_ID, Action, ActionKind
 from ..core.cards import format_faces, glyph, parse_faces
@@ -29,37 +30,68 @@ from ..core.events import Event, EventKind
 from ..core.hand import Wait
 from ..core.views import SeatView
 from .render import (
-    LEGEND,
     current_waits,
     discard_waits_of,
     faces_text,
     group_text,
-    seat_name,
     waits_line,
 )
 from .screens import ConfirmQuit, RoundOver
 from .session import GameSession
 from .widgets import HandView, OptionLine, Panel
+from .words import (
+    action_label,
+    display_width,
+    event_line,
+    ljust_cells,
+    seat_word,
+    win_text,
+    word,
+)
 
-__all__ = ["PlayApp", "balances", "round_over_text"]
+__all__ = [
+    "DEFAULT_DELAY",
+    "PlayApp",
+    "PlayAppEnglish",
+    "balances",
+    "play_app",
+    "round_over_text",
+    "win_text",
+]
 
+DEFAULT_DELAY = 0.4
+"""Seconds each draw, discard, pile and claim stays on screen before the next one."""
 
-def _groups_line(label: str, groups: Text) -> Text:
-    return Text.assemble((label, "dim"), groups)
+RECENT = 3
+"""Moves always shown under the offer, newest last."""
+
+_PACED = frozenset(
+    {
+        EventKind.DRAW,
+        EventKind.DISCARD,
+        EventKind.PILE,
+        EventKind.PENG,
+        EventKind.CHI,
+        EventKind.PAO,
+        EventKind.TI,
+        EventKind.WEI,
+        EventKind.HU,
+    }
+)
 
 
 def _table_text(v: SeatView, seat: int) -> Text:
     out = Text()
     for i, g in enumerate(v.tables[seat]):
         if i:
-            out.append("  ")
+            out.append(" ")
         out.append_text(group_text(g))
     return out if v.tables[seat] else Text("—", style="dim")
 
 
 def _pile_text(v: SeatView, seat: int) -> Text:
     pile = v.piles[seat]
-    return faces_text(pile, " ") if pile else Text("—", style="dim")
+    return faces_text(pile) if pile else Text("—", style="dim")
 
 
 def balances(v: SeatView) -> tuple[int, int, int]:
@@ -68,88 +100,118 @@ def balances(v: SeatView) -> tuple[int, int, int]:
 
 
 def round_over_text(
-    session: GameSession, v: SeatView, names: Mapping[int, str], saved: Path | None
+    session: GameSession,
+    v: SeatView,
+    names: Mapping[int, str],
+    saved: Path | None,
+    lang: str = "zh",
+    save_error: str | None = None,
 ) -> Text:
     """The end-of-round report: result, 胡息/囤/番 breakdown, settlement, every hand."""
     res = v.result
     assert res is not None
     human = session.human
     m = session.match
+    order = (human, (human + 1) % 3, (human + 2) % 3)
+
+    def who(s: int) -> str:
+        return ljust_cells(seat_word(s, human, lang), 8)
+
     out = Text()
-    out.append(f"Round {len(m.finished)}/{m.rounds_total}\n", style="bold")
+    out.append(word("round", lang, n=len(m.finished), total=m.rounds_total) + "\n", style="bold")
     if res.winner is None or res.win is None:
-        out.append(f"荒庄 — the stock ran out: no payments, seat {res.next_dealer} deals again.\n")
+        out.append(word("huangzhuang", lang, who=seat_word(res.next_dealer, human, lang)) + "\n")
     else:
-        who = seat_name(res.winner, human)
-        out.append(f"{who} wins ({names.get(res.winner, '')}).\n", style="bold green")
-        out.append(res.win.explain() + "\n")
-    out.append("\nSettlement\n", style="bold")
-    for s in range(3):
-        d = res.deltas[s]
-        out.append(f"  {seat_name(s, human):<12} {d:+d}  →  悟性 {res.balances[s]}\n")
-    out.append("\nHands\n", style="bold")
-    for s in range(3):
+        name = names.get(res.winner, "")
+        out.append(
+            word("wins", lang, who=seat_word(res.winner, human, lang), name=name) + "\n",
+            style="bold green",
+        )
+        out.append(win_text(res.win, lang) + "\n")
+    out.append("\n" + word("settlement", lang) + "\n", style="bold")
+    for s in order:
+        out.append(f"  {who(s)}{res.deltas[s]:>+4d}  →  悟性 {res.balances[s]:>3}\n")
+    out.append("\n" + word("hands", lang) + "\n", style="bold")
+    for s in order:
         hand = v.hands[s] or ()
-        out.append(f"  {seat_name(s, human):<12} ")
+        out.append(f"  {who(s)}")
         out.append_text(_table_text(v, s))
-        out.append("  | hand ", style="dim")
+        out.append(f"  | {word('hand', lang)} ", style="dim")
         out.append_text(faces_text(hand) if hand else Text("—", style="dim"))
         out.append("\n")
     if saved is not None:
-        out.append(f"\nRecord saved: {saved}\n", style="italic")
+        out.append("\n" + word("record_saved", lang, path=saved) + "\n", style="italic")
+    if save_error is not None:
+        out.append("\n" + word("record_failed", lang, why=save_error) + "\n", style="bold red")
     if m.over:
         t = m.totals()
-        out.append(f"\nMatch over after {len(m.finished)} round(s).\n", style="bold")
-        for s in range(3):
-            out.append(f"  {seat_name(s, human):<12} {t[s]:+d}  (悟性 {m.balances[s]})\n")
-        out.append("\n[Enter] leave   [q] leave", style="reverse")
+        out.append("\n" + word("match_over", lang, n=len(m.finished)) + "\n", style="bold")
+        for s in order:
+            out.append(f"  {who(s)}{t[s]:>+4d}  (悟性 {m.balances[s]})\n")
+        out.append("\n" + word("leave_keys", lang), style="reverse")
     else:
-        out.append("\n[Enter] next round   [q] quit", style="reverse")
+        out.append("\n" + word("next_keys", lang), style="reverse")
     return out
 
 
 class PlayApp(App[Path | None]):
-    """The game screen. Returns the path of the saved record (None if nothing was played)."""
+    """The game screen. Returns the path of the saved record (None if nothing was played).
+
+    One column, built to fit 80×24 and still read at 60 columns: the status
+    line (round, 庄, 亮张, 墩, 悟性), the two other seats (table and pile), a log that
+    takes whatever rows are left, then everything the human decides on, which is
+    never pushed off the screen: the card on offer with the last moves, the claim
+    options, his table and his whole hand.
+    """
 
     TITLE = "红拐弯跑胡子"
     CSS = """
-    Screen { layout: vertical; }
-    #top { height: auto; }
-    .seat { width: 1fr; height: auto; min-height: 6; border: round $secondary; padding: 0 1; }
-    .seat.acting { border: double $warning; }
-    #middle { height: 1fr; }
-    #main { width: 3fr; height: 1fr; }
+    Screen { layout: vertical; overflow: hidden hidden; }
     #info { height: auto; padding: 0 1; background: $boost; }
-    #offer { height: auto; min-height: 3; padding: 0 1; border: round $primary; }
-    #mine { height: auto; border: round $success; padding: 0 1; }
-    #mine.acting { border: double $warning; }
-    #side { width: 2fr; height: 1fr; }
-    #options { height: auto; max-height: 14; border: double $warning; display: none; }
+    #others { height: 1fr; min-height: 0; overflow: hidden hidden; }
+    #seats { height: auto; layout: vertical; }
+    #seats.wide { layout: horizontal; }
+    .seat { height: auto; padding: 0 1; border-left: blank; }
+    #seats.wide .seat { width: 1fr; }
+    .seat.acting { border-left: thick $warning; }
+    #log { height: 1fr; min-height: 0; padding: 0 1; overflow: hidden hidden; }
+    #me { height: auto; }
+    #offer { height: auto; padding: 0 1; background: $panel; }
+    #options {
+        height: auto; display: none; layout: grid; grid-size: 2; grid-rows: 1;
+        grid-gutter: 0 1; border-top: heavy $warning; padding: 0 1;
+    }
     #options.shown { display: block; }
-    .option { padding: 0 1; }
+    #options.one { grid-size: 1; }
     .option:hover { background: $accent; }
-    #hint { height: auto; max-height: 12; padding: 0 1; border: round $accent; display: none; }
+    #hint { height: auto; max-height: 8; padding: 0 1; display: none; background: $boost; }
     #hint.shown { display: block; }
-    #log { height: 1fr; min-height: 4; border: round $secondary; }
-    #cmd { height: 3; }
+    #mytable { height: auto; padding: 0 1; border-left: blank; }
+    #mytable.acting { border-left: thick $warning; }
+    #hand { padding: 0 1; }
+    #cmd { height: 1; border: none; padding: 0 1; display: none; }
+    #cmd.shown { display: block; }
     #status { height: 1; padding: 0 1; background: $panel; }
     #status.error { background: $error; color: $text; }
     """
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1, 0)", "select", key_display="←→↑↓"),
-        Binding("right", "move(1, 0)", show=False),
-        Binding("up", "move(0, -1)", show=False),
-        Binding("down", "move(0, 1)", show=False),
-        Binding("enter", "discard", "discard"),
+        # priority: no container may take the arrows for scrolling (they move the card cursor)
+        Binding("left", "move(-1, 0)", "选牌", key_display="←→↑↓", priority=True),
+        Binding("right", "move(1, 0)", show=False, priority=True),
+        Binding("up", "move(0, -1)", show=False, priority=True),
+        Binding("down", "move(0, 1)", show=False, priority=True),
+        Binding("enter", "discard", "打出"),
         Binding("space", "discard", show=False),
-        Binding("1", "option(1)", "claim", key_display="1-9"),
+        Binding("1", "option(1)", "吃碰胡", key_display="1-9"),
         *(Binding(str(i), f"option({i})", show=False) for i in range(2, 10)),
-        Binding("p", "pass_claim", "过 pass"),
-        Binding("t", "toggle_hint", "听 hint"),
-        Binding("colon", "focus_cmd", "type a move"),
+        Binding("p", "pass_claim", "过"),
+        Binding("s", "skip", "跳过"),
+        Binding("t", "toggle_hint", "听牌"),
+        Binding("colon", "focus_cmd", "输入"),
         Binding("slash", "focus_cmd", show=False),
         Binding("escape", "focus_hand", show=False),
-        Binding("q", "request_quit", "quit"),
+        Binding("q", "request_quit", "退出"),
         Binding("ctrl+c", "request_quit", show=False, priority=True),
         Binding("ctrl+q", "request_quit", show=False, priority=True),
     ]
@@ -158,80 +220,133 @@ class PlayApp(App[Path | None]):
         self,
         session: GameSession,
         *,
-        delay: float = 0.6,
+        delay: float = DEFAULT_DELAY,
         names: Mapping[int, str] | None = None,
         notice: str | None = None,
         threaded_bots: bool = True,
+        lang: str = "zh",
     ) -> None:
         super().__init__()
         self.session = session
         self.delay = delay
+        self.lang = lang
         self.names: dict[int, str] = dict(names or {})
         for s, bot in session.bots.items():
             self.names.setdefault(s, getattr(bot, "name", type(bot).__name__))
-        self.names.setdefault(session.human, "you")
+        self.names.setdefault(session.human, "you" if lang == "en" else "你")
         self.notice = notice
         self.threaded_bots = threaded_bots
         self.hint_on = False
         self.error: str | None = None
+        self.save_error: str | None = None
         self.log_lines: list[str] = []
         self.options: list[Action] = []
         self._hint_cache: tuple[int, Text, frozenset[int]] | None = None
         self._quitting = False
         self._mounted = False
-        self._last_events: list[str] = []
+        self._recent: deque[str] = deque(maxlen=RECENT)
+        self._older: list[str] = []  # what the log panel shows: moves older than the recent ones
+        self._pending: deque[Event] = deque()
+        self._feeding = False
+        self._skip = False
 
     _GAME_ACTIONS = frozenset(
         {"move", "discard", "option", "pass_claim", "toggle_hint", "focus_cmd", "focus_hand"}
     )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Game keys are off while a modal (quit, round over) is up: app bindings reach there."""
-        return not (action in self._GAME_ACTIONS and isinstance(self.screen, ModalScreen))
+        """Game keys are off under a modal; arrows and keys go to the input while typing."""
+        if action in self._GAME_ACTIONS and isinstance(self.screen, ModalScreen):
+            return False
+        typing = isinstance(self.focused, Input)
+        return not (typing and action in ("move", "skip", "pass_claim", "option"))
+
+    def seat(self, s: int) -> str:
+        """你 / 下家 / 上家."""
+        return seat_word(s, self.session.human, self.lang)
+
+    def w(self, key: str, **kw: object) -> str:
+        return word(key, self.lang, **kw)
 
     # ---------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
         h = self.session.human
-        # Round, 亮张, stock, turn and balances stay on screen at any terminal size.
         yield Panel(id="info")
-        with Horizontal(id="top"):
-            yield Panel(id=f"seat{(h + 2) % 3}", classes="seat")
-            yield Panel(id=f"seat{(h + 1) % 3}", classes="seat")
-        with Horizontal(id="middle"):
-            with VerticalScroll(id="main"):
-                yield Panel(id="offer")
-                with Vertical(id="mine"):
-                    yield Panel(id="mytable")
-                    yield HandView(id="hand")
-            with Vertical(id="side"):
-                with VerticalScroll(id="options"):
-                    pass
-                yield Panel(id="hint")
-                yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=10)
-        yield Input(
-            placeholder="type a move (: to focus): s5 / 打:五 / 碰 / 吃:三四五 比:五五伍 / 过 / 胡",
-            id="cmd",
-        )
-        yield Panel(id="status")
+        with Vertical(id="others"):
+            with Container(id="seats"):
+                # 上家 first: he plays before you, 下家 after you
+                yield Panel(id=f"seat{(h + 2) % 3}", classes="seat")
+                yield Panel(id=f"seat{(h + 1) % 3}", classes="seat")
+            yield Panel(id="log")
+        with Vertical(id="me"):
+            yield Panel(id="offer")
+            yield Container(id="options")
+            yield Panel(id="hint")
+            yield Panel(id="mytable")
+            yield HandView(id="hand")
+            yield Input(
+                placeholder="s5 / 打:五 / 碰 / 吃:三四五 比:五五伍 / 过 / 胡   (Esc: back)",
+                id="cmd",
+            )
+            yield Panel(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
         self._mounted = True
-        self.query_one("#mine").border_subtitle = LEGEND.markup
+        self.query_one("#seats").set_class(self.size.width >= self.WIDE, "wide")
         self.query_one(HandView).focus()
         if self.notice:
             self.log_line(self.notice)
-        self.log_line(f"You are {seat_name(self.session.human)}.")
+        self.log_line(self.w("you_are", seat=self.session.human))
         self.start_round()
 
     # ------------------------------------------------------------ the game
 
     def start_round(self) -> None:
         self.session.start_round()
-        self.log_line(f"— round {self.session.round_no}/{self.session.match.rounds_total} —")
+        self._older.extend(self._recent)
+        self._recent.clear()
+        self._pending.clear()
+        m = self.session.match
+        self.log_line(self.w("round_start", n=self.session.round_no, total=m.rounds_total))
         self.refresh_all()
         self.drive()
+
+    def _collect(self) -> None:
+        """Queue the events the human has not seen yet (the 亮张 deal is in the header)."""
+        if self.session.state is None:
+            return
+        for e in self.session.new_events():
+            if e.kind not in (EventKind.REVEAL, EventKind.DEAL):
+                self._pending.append(e)
+
+    async def _feed(self) -> None:
+        """Show the queued moves one at a time, ``delay`` seconds apart (``s`` skips ahead)."""
+        self._collect()
+        self._feeding = bool(self._pending)
+        self.refresh_status()
+        while self._pending:
+            e = self._pending.popleft()
+            self._show_event(e)
+            if e.kind in _PACED and self.delay > 0 and not self._skip:
+                self.refresh_offer()
+                waited = 0.0
+                while waited < self.delay and not self._skip:
+                    await asyncio.sleep(0.05)
+                    waited += 0.05
+        self._feeding = False
+        self.refresh_all()
+
+    def _show_event(self, e: Event) -> None:
+        line = event_line(e, self.session.human, self.lang)
+        self.log_lines.append(line)
+        if e.kind is EventKind.PASS:
+            return
+        if len(self._recent) == RECENT:
+            self._older.append(self._recent[0])
+            self._scroll_log()
+        self._recent.append(line)
 
     @work(exclusive=True, group="drive")
     async def drive(self) -> None:
@@ -239,19 +354,17 @@ class PlayApp(App[Path | None]):
         sess = self.session
         try:
             while True:
+                await self._feed()
                 st = sess.state
                 if st is None:
                     return
                 if st.over:
-                    self.refresh_all()
                     self.round_over()
                     return
                 seat = sess.pending_bot()
                 if seat is None:
+                    self._skip = False  # the human decides: pacing resumes after
                     return
-                if self.delay > 0 and sess.human not in st.to_act():
-                    self.refresh_all()
-                    await asyncio.sleep(self.delay)
                 bot_view = sess.bot_view(seat)
                 bot = sess.bots[seat]
                 try:
@@ -262,27 +375,28 @@ class PlayApp(App[Path | None]):
                 except Exception as e:  # a broken bot must not end the human's match
                     legal = bot_view.legal
                     action = next((a for a in legal if a.id == PASS_ID), legal[0])
-                    self.log_line(f"! bot seat {seat} failed ({e!r}); played {action.text()}")
+                    self.log_line(f"! bot {self.seat(seat)} failed ({e!r}); played {action.text()}")
                 if sess.state is not st or st.version != bot_view.version:
                     return  # the round changed under us (quit/restart)
                 _events, problem = sess.apply_bot(seat, action)
                 if problem:
                     self.log_line("! " + problem)
-                self.refresh_all()
         finally:
             self.refresh_all()
 
     def round_over(self) -> None:
         sess = self.session
         v = sess.view()
+        saved: Path | None = None
         try:
             sess.finish_round()
-            saved: Path | None = sess.saved
+            saved = sess.saved
         except OSError as e:
-            saved = None
-            self.set_error(f"could not save the record: {e}")
-        text = round_over_text(sess, v, self.names, saved)
-        self.push_screen(RoundOver(text), self._after_round)
+            self.save_error = f"{sess.record_path}: {e.strerror or e}"
+            self.set_error(self.w("record_failed", why=self.save_error))
+        text = round_over_text(sess, v, self.names, saved, self.lang, self.save_error)
+        keys = self.w("leave_keys" if sess.match.over else "next_keys")
+        self.push_screen(RoundOver(text, keys), self._after_round)
 
     def _after_round(self, go_on: bool | None) -> None:
         if self.session.match.over:
@@ -298,14 +412,32 @@ class PlayApp(App[Path | None]):
             else:
                 self.start_round()
 
-        self.push_screen(ConfirmQuit(self._quit_message()), answered)
+        self.push_screen(ConfirmQuit(self._quit_message(), self.lang), answered)
 
     # ---------------------------------------------------------------- drawing
 
     def log_line(self, line: str) -> None:
+        """A message for the log panel (moves go through the recent-moves lines first)."""
         self.log_lines.append(line)
+        self._older.append(line)
+        self._scroll_log()
+
+    def _scroll_log(self) -> None:
+        """The log shows its newest lines: as many as the rows it was given."""
+        if not self._mounted:
+            return
+        panel = self.query_one("#log", Panel)
+        rows = max(1, panel.size.height)
+        del self._older[:-200]
+        panel.show(Text("\n".join(self._older[-rows:]), style="dim"))
+
+    WIDE = 110
+    """From this many columns the two other seats sit side by side."""
+
+    def on_resize(self) -> None:
         if self._mounted:
-            self.query_one(RichLog).write(Text(line))
+            self.query_one("#seats").set_class(self.size.width >= self.WIDE, "wide")
+            self.call_after_refresh(self._scroll_log)
 
     def set_error(self, message: str | None) -> None:
         self.error = message
@@ -313,12 +445,9 @@ class PlayApp(App[Path | None]):
 
     def refresh_all(self) -> None:
         sess = self.session
-        if sess.state is None:
+        if sess.state is None or not self._mounted:
             return
         v = sess.view()
-        for e in sess.new_events():
-            if e.kind is not EventKind.REVEAL:
-                self._event(e)
         self.refresh_info(v)
         for s in range(3):
             if s != sess.human:
@@ -328,12 +457,7 @@ class PlayApp(App[Path | None]):
         self.refresh_hint(v)
         self.refresh_offer(v)
         self.refresh_status()
-
-    def _event(self, e: Event) -> None:
-        line = e.text()
-        self.log_line(line)
-        if e.kind is not EventKind.DEAL:
-            self._last_events = [*self._last_events[-2:], line]
+        self.call_after_refresh(self._scroll_log)
 
     def _acting(self, v: SeatView) -> tuple[int, ...]:
         return v.to_act if not v.over else ()
@@ -343,77 +467,70 @@ class PlayApp(App[Path | None]):
         h = sess.human
         m = sess.match
         t = Text()
-        t.append(f"Round {sess.round_no}/{m.rounds_total}", style="bold")
-        t.append(f" · 庄 {seat_name(v.dealer, h)} · 亮张 ")
+        t.append(self.w("round", n=sess.round_no, total=m.rounds_total), style="bold")
+        t.append(f" {self.w('dealer')}:{self.seat(v.dealer)} 亮张:")
         t.append_text(faces_text((v.liangzhang,)))
-        t.append(f" · 墩 stock {v.stock_count}")
-        acting = self._acting(v)
-        if acting:
-            who = ", ".join(seat_name(s, h).split()[0] for s in acting)
-            t.append(f" · to act: {who}", style="bold")
-        elif v.over:
-            t.append(" · round over", style="bold")
-        t.append(" · 悟性 ")
+        t.append(f" {self.w('stock')}:{v.stock_count} 悟性 ")
         bal = balances(v)
         order = (h, (h + 1) % 3, (h + 2) % 3)
-        t.append(" ".join(f"{seat_name(s, h).split()[0]} {bal[s]}" for s in order))
+        t.append(" ".join(f"{self.seat(s)}{bal[s]}" for s in order))
         self.query_one("#info", Panel).show(t)
 
     def refresh_seat(self, v: SeatView, s: int) -> None:
-        h = self.session.human
         panel = self.query_one(f"#seat{s}", Panel)
+        acting = s in self._acting(v)
         t = Text()
-        t.append(f"{seat_name(s, h)} · {self.names.get(s, '')}", style="bold")
+        t.append(self.seat(s), style="bold yellow" if acting else "bold")
+        t.append(f" {self.names.get(s, '')}", style="dim")
         if v.dealer == s:
-            t.append(" · 庄")
-        if s in self._acting(v):
-            t.append(" · ▶ acting", style="bold yellow")
-        t.append(f"\n悟性 {balances(v)[s]} · hand {v.hand_sizes[s]} cards")
+            t.append(" 庄", style="bold")
+        t.append(f" {self.w('hand')}{v.hand_sizes[s]}{self.w('cards')}")
         if v.dead[s]:
-            t.append(" · dead hand", style="red")
+            t.append(" " + self.w("dead"), style="red")
+        t.append(f" {self.w('pile')} ", style="dim")
+        t.append_text(_pile_text(v, s))
+        t.append(f"\n {self.w('table')} ", style="dim")
+        t.append_text(_table_text(v, s))
         hand = v.hands[s]
         if hand is not None and v.over:
-            t.append("\n")
-            t.append_text(_groups_line("hand  ", faces_text(hand)))
-        t.append("\n")
-        t.append_text(_groups_line("table ", _table_text(v, s)))
-        t.append("\n")
-        t.append_text(_groups_line("pile  ", _pile_text(v, s)))
+            t.append(f"\n {self.w('hand')} ", style="dim")
+            t.append_text(faces_text(hand))
         panel.show(t)
-        panel.set_class(s in self._acting(v), "acting")
+        panel.set_class(acting, "acting")
 
     def refresh_mine(self, v: SeatView) -> None:
         h = self.session.human
         t = Text()
-        t.append(f"{seat_name(h, h)}", style="bold")
+        t.append(self.seat(h), style="bold")
         if v.dealer == h:
-            t.append(" · 庄")
-        t.append(f" · 悟性 {balances(v)[h]} · hand {v.hand_sizes[h]} cards")
+            t.append(" 庄", style="bold")
+        t.append(f" {self.w('hand')}{v.hand_sizes[h]}{self.w('cards')}")
         if v.dead[h]:
-            t.append(" · dead hand: no 胡/吃/碰 this round", style="red")
-        t.append("\n")
-        t.append_text(_groups_line("table ", _table_text(v, h)))
-        t.append("   ")
-        t.append_text(_groups_line("pile ", _pile_text(v, h)))
+            t.append(" " + self.w("dead_mine"), style="red")
+        t.append(f" {self.w('table')} ", style="dim")
+        t.append_text(_table_text(v, h))
+        t.append(f" {self.w('pile')} ", style="dim")
+        t.append_text(_pile_text(v, h))
         chou = []
         if v.chou_chi:
             chou.append("臭吃 " + format_faces(sorted(v.chou_chi)))
         if v.chou_peng:
             chou.append("臭碰 " + format_faces(sorted(v.chou_peng)))
         if chou:
-            t.append("   " + "  ".join(chou), style="dim")
-        self.query_one("#mytable", Panel).show(t)
+            t.append(" " + " ".join(chou), style="dim")
+        mytable = self.query_one("#mytable", Panel)
+        mytable.show(t)
+        mytable.set_class(h in self._acting(v), "acting")
         marked: frozenset[int] = frozenset()
         if self.hint_on and self._discarding(v):
             marked = self._hint(v)[2]
         self.query_one(HandView).set_hand(v.hand_counts(), marked)
-        self.query_one("#mine").set_class(h in self._acting(v), "acting")
 
     def _discarding(self, v: SeatView) -> bool:
         return v.phase is Phase.DISCARD and self.session.human_turn()
 
     def refresh_options(self, v: SeatView) -> None:
-        box = self.query_one("#options", VerticalScroll)
+        box = self.query_one("#options", Container)
         claim = v.phase is Phase.CLAIM and self.session.human_turn()
         options = list(v.legal) if claim else []
         if options == self.options and len(box.children) == len(options):
@@ -424,15 +541,17 @@ class PlayApp(App[Path | None]):
         number = 0
         for i, a in enumerate(options):
             if a.kind is ActionKind.PASS:
-                label = Text.assemble(("p  ", "bold"), "过 pass")
+                label = Text.assemble(("p ", "bold"), self.w("pass"))
             else:
                 number += 1
-                label = Text.assemble((f"{number}  ", "bold"), a.text())
+                label = Text.assemble((f"{number} ", "bold"), action_label(a))
             lines.append(OptionLine(i, label))
         if lines:
             box.mount(*lines)
-        box.border_title = "your options" if lines else ""
         box.set_class(bool(lines), "shown")
+        # two options a row while the longest fits half the width, else one a row
+        longest = max((display_width(o.plain) for o in lines), default=0)
+        box.set_class(longest > (self.size.width - 3) // 2, "one")
 
     def _numbered(self) -> list[Action]:
         return [a for a in self.options if a.kind is not ActionKind.PASS]
@@ -446,7 +565,7 @@ class PlayApp(App[Path | None]):
         t = Text()
         marked: frozenset[int] = frozenset()
         if v.over:
-            t.append("round over")
+            t.append(self.w("round_over"))
         elif self._discarding(v):
             discards = [
                 a.face for a in v.legal if a.kind is ActionKind.DISCARD and a.face is not None
@@ -454,22 +573,23 @@ class PlayApp(App[Path | None]):
             dw = discard_waits_of(mine, counts, discards, rules)
             marked = frozenset(dw)
             if dw:
-                t.append("听 after discarding (marked * in the hand):\n", style="bold")
-                for f, ws in sorted(dw.items()):
+                t.append(self.w("hint_after") + "\n", style="bold")
+                for i, (f, ws) in enumerate(sorted(dw.items())):
+                    if i:
+                        t.append("\n")
                     t.append("打")
                     t.append_text(faces_text((f,)))
                     t.append(" → ")
                     t.append_text(waits_line(ws))
-                    t.append("\n")
             else:
-                t.append("No discard leaves a 听牌 yet.")
+                t.append(self.w("hint_none"))
         else:
             now: list[Wait] = current_waits(mine, counts, rules)
             if now:
-                t.append("听牌 — waiting for:\n", style="bold")
+                t.append(self.w("hint_wait") + "\n", style="bold")
                 t.append_text(waits_line(now))
             else:
-                t.append("Not 听 (no card completes this hand).")
+                t.append(self.w("hint_not"))
         self._hint_cache = (v.version, t, marked)
         return self._hint_cache
 
@@ -479,22 +599,26 @@ class PlayApp(App[Path | None]):
         if self.hint_on:
             panel.show(self._hint(v)[1])
 
-    def refresh_offer(self, v: SeatView) -> None:
-        h = self.session.human
+    def refresh_offer(self, v: SeatView | None = None) -> None:
+        if self.session.state is None:
+            return
+        v = v or self.session.view()
         t = Text()
         if v.offer is not None and v.offer_source is not None:
-            how = "drawn by" if v.offer_from_draw else "discarded by"
-            t.append("On offer: ", style="bold")
+            src = self.seat(v.offer_source)
+            how = self.w("drawn_by" if v.offer_from_draw else "discarded_by", who=src)
+            t.append(self.w("offer") + ": ", style="bold")
             t.append_text(faces_text((v.offer,)))
-            t.append(f"  ({how} {seat_name(v.offer_source, h)})")
+            t.append(f"  ({how})")
         elif v.phase is Phase.DISCARD:
-            t.append(f"{seat_name(v.turn, h)} to discard", style="bold")
+            t.append(self.w("to_discard", who=self.seat(v.turn)), style="bold")
         elif v.over:
-            t.append("Round over", style="bold")
+            t.append(self.w("round_over"), style="bold")
         else:
             t.append("…")
-        for line in self._last_events:
-            t.append("\n  " + line, style="dim")
+        for i in range(RECENT):
+            line = self._recent[i] if i < len(self._recent) else ""
+            t.append("\n  " + line, style="bold" if i == len(self._recent) - 1 else "dim")
         self.query_one("#offer", Panel).show(t)
 
     def prompt(self) -> str:
@@ -503,22 +627,22 @@ class PlayApp(App[Path | None]):
         if st is None:
             return ""
         if st.over:
-            return "Round over."
+            return self.w("round_over")
         h = sess.human
+        if self._feeding:
+            return self.w("playing")
         if sess.human_turn():
             v = sess.view()
             if v.phase is Phase.DISCARD:
-                return "Your discard: ←→↑↓ + Enter, click a card twice, or type it (:). t = 听 hint"
+                return self.w("your_discard")
             n = len(self._numbered())
             card = glyph(v.offer) if v.offer is not None else "?"
             keys = "1" if n == 1 else f"1–{n}"
-            return f"Claim {card}? {keys} (or click) to choose, p = 过 pass"
+            return self.w("claim", card=card, keys=keys)
         waiting = [s for s in st.to_act() if s != h]
         if waiting:
-            return (
-                "Waiting for "
-                + ", ".join(f"{seat_name(s, h)} ({self.names.get(s, '')})" for s in waiting)
-                + " …"
+            return self.w(
+                "waiting", who=", ".join(f"{self.seat(s)} {self.names.get(s, '')}" for s in waiting)
             )
         return ""
 
@@ -548,7 +672,7 @@ class PlayApp(App[Path | None]):
         if not sess.human_turn():
             h = sess.human
             waiting = [s for s in sess.state.to_act() if s != h]
-            who = ", ".join(seat_name(s, h) for s in waiting) or "the other seats"
+            who = ", ".join(self.seat(s) for s in waiting) or "the other seats"
             self._refuse(f"not your turn: waiting for {who}")
             return False
         return True
@@ -564,12 +688,15 @@ class PlayApp(App[Path | None]):
             return False
         self.error = None
         self._hint_cache = None
-        self.refresh_all()
         self.drive()
         return True
 
     def action_move(self, dx: int, dy: int) -> None:
         self.query_one(HandView).move(dx, dy)
+
+    def action_skip(self) -> None:
+        """Show the moves still queued at once (until the human must decide again)."""
+        self._skip = True
 
     def action_discard(self) -> None:
         if not self._can_act():
@@ -628,9 +755,12 @@ class PlayApp(App[Path | None]):
             self.refresh_mine(v)
 
     def action_focus_cmd(self) -> None:
-        self.query_one("#cmd", Input).focus()
+        cmd = self.query_one("#cmd", Input)
+        cmd.add_class("shown")
+        cmd.focus()
 
     def action_focus_hand(self) -> None:
+        self.query_one("#cmd", Input).remove_class("shown")
         self.query_one(HandView).focus()
 
     @on(Input.Submitted, "#cmd")
@@ -661,8 +791,8 @@ class PlayApp(App[Path | None]):
     def _quit_message(self) -> str:
         sess = self.session
         if sess.has_moves():
-            return f"Quit the match? The record so far will be saved to\n{sess.record_path}"
-        return "Quit the match? Nothing has been played yet."
+            return self.w("quit_saved", path=sess.record_path)
+        return self.w("quit_nothing")
 
     def action_help_quit(self) -> None:
         self.action_request_quit()
@@ -683,7 +813,44 @@ class PlayApp(App[Path | None]):
                     try:
                         saved = self.session.save()
                     except OSError as e:
-                        self.log_line(f"could not save the record: {e}")
+                        self.save_error = f"{self.session.record_path}: {e.strerror or e}"
+                        self.log_line(self.w("record_failed", why=self.save_error))
                 self.exit(saved)
 
-        self.push_screen(ConfirmQuit(self._quit_message()), answered)
+        self.push_screen(ConfirmQuit(self._quit_message(), self.lang), answered)
+
+
+class PlayAppEnglish(PlayApp):
+    """The game with the footer's key names in English (``--lang en``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1, 0)", "select", key_display="←→↑↓", priority=True),
+        Binding("enter", "discard", "discard"),
+        Binding("1", "option(1)", "claim", key_display="1-9"),
+        Binding("p", "pass_claim", "过 pass"),
+        Binding("s", "skip", "skip"),
+        Binding("t", "toggle_hint", "听 hint"),
+        Binding("colon", "focus_cmd", "type"),
+        Binding("q", "request_quit", "quit"),
+    ]
+
+
+def play_app(
+    session: GameSession,
+    *,
+    lang: str = "zh",
+    delay: float = DEFAULT_DELAY,
+    names: Mapping[int, str] | None = None,
+    notice: str | None = None,
+    threaded_bots: bool = True,
+) -> PlayApp:
+    """The game screen in ``lang`` (zh or en), footer included."""
+    cls = PlayAppEnglish if lang == "en" else PlayApp
+    return cls(
+        session,
+        lang=lang,
+        delay=delay,
+        names=names,
+        notice=notice,
+        threaded_bots=threaded_bots,
+    )

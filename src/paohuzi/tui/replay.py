@@ -25,6 +25,7 @@ from ..core.record import MATCH_FORMAT, ROUND_FORMAT, replay
 from ..core.views import SeatView, ViewGroup, view
 from .render import faces_text, group_text, hand_columns, render_hand
 from .widgets import Panel
+from .words import action_label, event_line, seat_label, win_text, word
 
 __all__ = ["RecordBook", "ReplayApp", "load_rounds"]
 
@@ -49,8 +50,9 @@ def load_rounds(record: dict[str, Any]) -> list[dict[str, Any]]:
 class RecordBook:
     """Random access to every decision of every round, states built on demand."""
 
-    def __init__(self, rounds: Sequence[dict[str, Any]]) -> None:
+    def __init__(self, rounds: Sequence[dict[str, Any]], lang: str = "zh") -> None:
         self.rounds = list(rounds)
+        self.lang = lang
         self._cache: dict[tuple[int, int], State] = {}
 
     def steps(self, r: int) -> int:
@@ -70,7 +72,9 @@ class RecordBook:
     def action_text(self, r: int, i: int) -> str:
         """The text of decision ``i`` (1-based) of round ``r``."""
         a = self.rounds[r]["actions"][i - 1]
-        return f"seat {a.get('seat')} {a.get('text', a.get('id'))}"
+        seat = a.get("seat")
+        who = seat_label(seat, self.lang) if isinstance(seat, int) else f"seat {seat!r}"
+        return f"{who} {a.get('text', a.get('id'))}"
 
 
 def _table(groups: Sequence[ViewGroup]) -> Text:
@@ -112,9 +116,13 @@ class ReplayApp(App[None]):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, rounds: Sequence[dict[str, Any]], source: str = "") -> None:
+    def __init__(
+        self, rounds: Sequence[dict[str, Any]], source: str = "", lang: str = "zh"
+    ) -> None:
         super().__init__()
-        self.book = RecordBook(rounds)
+        self.lang = lang
+        self._names = [seat_label(s, lang) for s in range(3)]
+        self.book = RecordBook(rounds, lang)
         self.source = source
         self.round = 0
         self.step = 0
@@ -158,30 +166,35 @@ class ReplayApp(App[None]):
     def _seat_view(self, st: State, s: int) -> SeatView:
         return view(st, s if self.full else None)
 
+    def who(self, s: int) -> str:
+        return seat_label(s, self.lang)
+
     def show(self) -> None:
         st = self.book.state(self.round, self.step)
         n = self.book.steps(self.round)
         spectator = view(st, None)
+        lang = self.lang
+        how = word("rp_full" if self.full else "rp_spectator", lang)
+        rounds = len(self.book.rounds)
         head = Text()
-        head.append(
-            f"{self.source}  round {self.round + 1}/{len(self.book.rounds)}  "
-            f"step {self.step}/{n}  ({'full view' if self.full else 'spectator view'})\n",
-            style="bold",
-        )
-        head.append(f"庄 seat {st.dealer} · 亮张 ")
+        head.append(f"{self.source}  ", style="bold")
+        step = word("rp_step", lang, r=self.round + 1, rt=rounds, i=self.step, n=n, how=how)
+        head.append(step + "\n", style="bold")
+        head.append(f"{word('dealer', lang)}:{self.who(st.dealer)} 亮张:")
         head.append_text(faces_text((st.liangzhang,)))
-        head.append(f" · 墩 stock {spectator.stock_count} · 悟性 ")
+        head.append(f" {word('stock', lang)}:{spectator.stock_count} 悟性 ")
         bal = st.result.balances if st.result is not None else spectator.balances
-        head.append(" ".join(f"seat {s} {bal[s]}" for s in range(3)))
+        head.append(" ".join(f"{self.who(s)} {bal[s]}" for s in range(3)))
         if self.step:
-            head.append("\nlast decision: " + self.book.action_text(self.round, self.step))
+            head.append("\n" + word("rp_last", lang) + self.book.action_text(self.round, self.step))
         if spectator.offer is not None and spectator.offer_source is not None:
-            how = "drawn by" if spectator.offer_from_draw else "discarded by"
-            head.append("\non offer: ")
+            src = self.who(spectator.offer_source)
+            how = word("drawn_by" if spectator.offer_from_draw else "discarded_by", lang, who=src)
+            head.append("\n" + word("offer", lang) + ": ")
             head.append_text(faces_text((spectator.offer,)))
-            head.append(f" ({how} seat {spectator.offer_source})")
+            head.append(f" ({how})")
         elif st.phase is Phase.DISCARD:
-            head.append(f"\nseat {st.turn} to discard")
+            head.append("\n" + word("to_discard", lang, who=self.who(st.turn)))
         self.query_one("#head", Panel).show(head)
         for s in range(3):
             self._show_seat(st, s)
@@ -189,27 +202,28 @@ class ReplayApp(App[None]):
 
     def _show_seat(self, st: State, s: int) -> None:
         v = self._seat_view(st, s)
+        lang = self.lang
         t = Text()
-        t.append(f"seat {s}", style="bold")
+        t.append(self.who(s), style="bold")
         if st.dealer == s:
-            t.append(" · 庄")
+            t.append(" 庄")
         bal = v.result.balances if v.result is not None else v.balances
-        t.append(f" · 悟性 {bal[s]} · hand {v.hand_sizes[s]}")
+        t.append(f" 悟性 {bal[s]} {word('hand', lang)}{v.hand_sizes[s]}{word('cards', lang)}")
         if v.dead[s]:
-            t.append(" · dead hand", style="red")
+            t.append(" " + word("dead", lang), style="red")
         acting = s in v.to_act
         if acting:
-            t.append(" · ▶ to act", style="bold yellow")
+            t.append(" " + word("rp_to_act", lang), style="bold yellow")
             if self.full:
-                t.append(": " + " | ".join(a.text() for a in v.legal))
-        t.append("\ntable ", style="dim")
+                t.append(": " + " | ".join(action_label(a) for a in v.legal))
+        t.append(f"\n{word('table', lang)} ", style="dim")
         t.append_text(_table(v.tables[s]))
-        t.append("   pile ", style="dim")
-        t.append_text(faces_text(v.piles[s], " ") if v.piles[s] else Text("—", style="dim"))
+        t.append(f"   {word('pile', lang)} ", style="dim")
+        t.append_text(faces_text(v.piles[s]) if v.piles[s] else Text("—", style="dim"))
         hand = v.hands[s]
         t.append("\n")
         if hand is None:
-            t.append(f"hand: {v.hand_sizes[s]} cards (hidden)", style="dim")
+            t.append(word("rp_hidden", self.lang, n=v.hand_sizes[s]), style="dim")
         else:
             counts = [0] * 20
             for f in hand:
@@ -228,9 +242,10 @@ class ReplayApp(App[None]):
             shown: Event | None = e if self.full else e.censor(seat)
             if shown is None or shown.kind is EventKind.REVEAL:
                 continue
-            t.append(shown.text() + "\n", style="bold" if i >= start else "dim")
+            line = event_line(shown, lang=self.lang, names=self._names)
+            t.append(line + "\n", style="bold" if i >= start else "dim")
         if st.result is not None and st.result.win is not None:
-            t.append("\n" + st.result.win.explain() + "\n", style="bold green")
+            t.append("\n" + win_text(st.result.win, self.lang) + "\n", style="bold green")
         elif st.result is not None:
             t.append("\n荒庄\n", style="bold")
         self.query_one("#log", Panel).show(t)

@@ -11,6 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 
 from .widgets import Panel
+from .words import word
 
 __all__ = ["ConfirmQuit", "RoundOver"]
 
@@ -21,7 +22,8 @@ class ConfirmQuit(ModalScreen[bool]):
     DEFAULT_CSS = """
     ConfirmQuit { align: center middle; }
     ConfirmQuit > Vertical {
-        width: 64; height: auto; border: thick $error; background: $surface; padding: 1 2;
+        width: 64; max-width: 100%; height: auto;
+        border: thick $error; background: $surface; padding: 1 2;
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -31,13 +33,14 @@ class ConfirmQuit(ModalScreen[bool]):
         Binding("q", "answer(True)", "Quit", show=False),
     ]
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, lang: str = "zh") -> None:
         super().__init__()
         self.message = message
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Panel(self.message + "\n\n[y] quit   [n] / [Esc] keep playing", id="confirm")
+            yield Panel(self.message + "\n\n" + word("quit_keys", self.lang), id="confirm")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -53,7 +56,7 @@ class RoundOver(ModalScreen[bool]):
     DEFAULT_CSS = """
     RoundOver { align: center middle; }
     RoundOver > VerticalScroll {
-        width: 100; max-width: 95%; height: auto; max-height: 95%;
+        width: 100; max-width: 100%; height: auto; max-height: 100%;
         border: thick $accent; background: $surface; padding: 0 1;
     }
     """
@@ -64,12 +67,15 @@ class RoundOver(ModalScreen[bool]):
         Binding("q", "quit_match", "Quit"),
     ]
 
-    def __init__(self, text: Text) -> None:
+    def __init__(self, text: Text, keys: str = "") -> None:
         super().__init__()
         self.text = text
+        self.keys = keys
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
+        with VerticalScroll() as box:
+            # the keys sit in the frame: visible however long the report scrolls
+            box.border_subtitle = self.keys
             yield Panel(self.text, id="result")
 
     def action_next(self) -> None:
