@@ -333,7 +333,9 @@ class State:
         """A seat's :class:`SeatFacts`, cached until one of its cards moves."""
         f = self.facts[seat]
         if f is None:
-            t = self.tfacts[seat] or self.table_facts(seat)
+            t = self.tfacts[seat]
+            if t is None:
+                t = self.tfacts[seat] = table_facts(self.tables[seat])
             f = self.facts[seat] = seat_facts(self.hands[seat], t, self.rules)
         return f
 
@@ -676,13 +678,16 @@ class State:
         forced_pao: int = -1,
     ) -> None:
         """Open the claim window on a drawn or discarded card; every seat may pass."""
+        offers: dict[int, tuple[int, ...]] = {}
+        for s, a in options.items():  # a loop, not a comprehension: no extra frame
+            offers[s] = (*a, PASS_ID)
         self.phase = _CLAIM
         self.window = Window(
             x,
             source,
             from_draw,
             last,
-            {s: (*a, PASS_ID) for s, a in options.items()},
+            offers,
             {},
             hu if hu is not None else {},
             chi,
@@ -698,18 +703,16 @@ class State:
                 return
             x = self.stock.pop()
             self.draws += 1
-            if self._resolve_draw(seat, x, not self.stock):
+            last = not self.stock
+            # §5 step 1: a 坎 or a pair of x in hand, or a 偎 of x on the table.
+            t = self.tfacts[seat] or self.table_facts(seat)
+            if self.hands[seat][x] >= 2 or (t.wei >> x) & 1:
+                self._drawer_ti_wei(seat, x, last)
+                return
+            self.log.append(_EV_DRAW[seat][x])
+            if self._draw_claims(seat, x, last):  # steps 2–6
                 return
             seat = (seat + 1) % 3
-
-    def _resolve_draw(self, d: int, x: int, last: bool) -> bool:
-        """Resolve a drawn card (§5); True when a decision is pending or the round ended."""
-        t = self.tfacts[d] or self.table_facts(d)
-        if self.hands[d][x] >= 2 or (t.wei >> x) & 1:
-            self._drawer_ti_wei(d, x, last)
-            return True
-        self.log.append(_EV_DRAW[d][x])
-        return self._draw_claims(d, x, last)
 
     def _drawer_ti_wei(self, d: int, x: int, last: bool) -> None:
         """§5 step 1: the drawer's forced 提 (坎, table 偎) or 偎/臭偎 (a pair), then 提胡/偎胡."""
@@ -956,6 +959,17 @@ def _leaves_only_kan(f: SeatFacts, a: Action) -> bool:
     return 3 * len(a.groups) - 1 >= f.free_cards
 
 
+def _check_balances(balances: object) -> tuple[int, int, int]:
+    """Three integer 悟性 balances, or a :class:`RecordError` quoting what came instead."""
+    if (
+        not isinstance(balances, (tuple, list))
+        or len(balances) != 3
+        or any(isinstance(b, bool) or not isinstance(b, int) for b in balances)
+    ):
+        raise RecordError(f"three integer balances expected, got {balances!r}")
+    return (balances[0], balances[1], balances[2])
+
+
 def new_game(
     rules: RuleSet = HONG_GUAI_WAN,
     *,
@@ -984,15 +998,9 @@ def new_game(
         deal = deal_from_seed(seed, dealer)
     elif dealer is not None and dealer != deal.dealer:
         raise RecordError(f"dealer {dealer} does not match the deal's dealer {deal.dealer}")
-    if balances is None:
-        balances = (rules.starting_balance,) * 3
-    if (
-        isinstance(balances, str)
-        or len(balances) != 3
-        or any(isinstance(b, bool) or not isinstance(b, int) for b in balances)
-    ):
-        raise RecordError(f"three integer balances expected, got {balances!r}")
-    s = State(rules, deal, seed=seed, balances=(balances[0], balances[1], balances[2]))
+    if balances is not None:
+        balances = _check_balances(balances)
+    s = State(rules, deal, seed=seed, balances=balances)
     s._start()
     return s
 
