@@ -7,7 +7,6 @@ from paohuzi.core.claims import (
     RANK_CHI,
     RANK_PENG,
     SEATS_FOR,
-    ChouKind,
     Window,
     chi_seats,
     chou_marks,
@@ -15,6 +14,7 @@ from paohuzi.core.claims import (
     claim_rank,
     peng_seats,
 )
+from paohuzi.core.events import EventDetail
 from paohuzi.core.facts import _W, owes_discard
 from paohuzi.core.hand import complete_size
 
@@ -70,9 +70,9 @@ def _window(options: dict[int, tuple[int, ...]], chi: set[int], answers: dict[in
 def test_chou_marks_for_refused_offers_only() -> None:
     """§8: a pass marks 臭碰/臭吃; a claim overtaken by a higher one leaves no mark."""
     w = _window({1: (PENG_ID, CHI_BASE, PASS_ID)}, {1}, {1: PASS_ID})
-    assert chou_marks(w, PASS_ID, 99) == [(1, ChouKind.PENG), (1, ChouKind.CHI)]
+    assert chou_marks(w, PASS_ID, 99) == [(1, EventDetail.PENG), (1, EventDetail.CHI)]
     w = _window({1: (PENG_ID, CHI_BASE, PASS_ID)}, {1}, {1: CHI_BASE})
-    assert chou_marks(w, CHI_BASE, RANK_CHI) == [(1, ChouKind.PENG)]  # took 吃 over 碰
+    assert chou_marks(w, CHI_BASE, RANK_CHI) == [(1, EventDetail.PENG)]  # took 吃 over 碰
     # Seat 2 碰s: seat 1's 吃 was overtaken, not refused.
     w = _window({1: (CHI_BASE, PASS_ID), 2: (PENG_ID, PASS_ID)}, {1}, {1: CHI_BASE, 2: PENG_ID})
     assert chou_marks(w, PENG_ID, RANK_PENG) == []

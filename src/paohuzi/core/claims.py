@@ -9,15 +9,14 @@ one function each: the priority of claims, who must 跑, who may 碰 or 吃, and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from .actions import CHI_BASE, HU_ID, PASS_ID, PENG_ID, Action
+from .events import EventDetail
 from .facts import SeatFacts
 from .hand import WinResult
 
 __all__ = [
     "SEATS_FOR",
-    "ChouKind",
     "Window",
     "chi_seats",
     "chou_marks",
@@ -29,14 +28,9 @@ __all__ = [
 ]
 
 
-class ChouKind(StrEnum):
-    """Which 臭 set a mark goes into (§8)."""
-
-    PENG = "peng"  # 臭碰
-    CHI = "chi"  # 臭吃
-
-
-_CHOU_PENG, _CHOU_CHI = ChouKind.PENG, ChouKind.CHI  # plain globals: enum lookups are slow
+# Which 臭 set a mark goes into (§8): the 臭 event's detail, 臭碰 or 臭吃. Plain
+# globals, since an enum member lookup costs ten times a global's.
+_CHOU_PENG, _CHOU_CHI = EventDetail.PENG, EventDetail.CHI
 
 # Seats in claim order from a drawer: itself, its 下家, its 上家 (§5 step 2).
 _DRAW_ORDER = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
@@ -180,7 +174,7 @@ class Window:
         return best_seat, best_aid, best_rank
 
 
-def chou_marks(w: Window, taken: int, rank: int) -> list[tuple[int, ChouKind]]:
+def chou_marks(w: Window, taken: int, rank: int) -> list[tuple[int, EventDetail]]:
     """The 臭 marks a resolved window leaves (§8), in seat-option order.
 
     A seat offered a 碰 or a 吃 whose turn in the priority order was reached (the
@@ -190,7 +184,7 @@ def chou_marks(w: Window, taken: int, rank: int) -> list[tuple[int, ChouKind]]:
     """
     if taken == HU_ID or w.forced_pao >= 0:
         return []
-    marks: list[tuple[int, ChouKind]] = []
+    marks: list[tuple[int, EventDetail]] = []
     chi = w.chi
     for s, ids in w.options.items():
         took = w.answers.get(s)

@@ -8,7 +8,7 @@ one seat's view in :mod:`.determinize`. This module re-exports what callers use.
 
 from __future__ import annotations
 
-from .claims import ChouKind, Window
+from .claims import Window
 from .deal import Deal, random_deal
 from .determinize import Assignment, determinize
 from .facts import SeatFacts, TableFacts
@@ -17,7 +17,6 @@ from .state import Phase, RoundResult, State, new_game
 
 __all__ = [
     "Assignment",
-    "ChouKind",
     "Deal",
     "Phase",
     "RoundResult",

@@ -36,7 +36,6 @@ from .chi import TABLES as CHI_TABLES
 from .chi import chi_action
 from .claims import (
     SEATS_FOR,
-    ChouKind,
     Window,
     chou_marks,
     claim_rank,
@@ -84,7 +83,7 @@ _EV_CHOU_PENG, _EV_CHOU_CHI = (
     ]
     for kind in (EventDetail.PENG, EventDetail.CHI)
 )
-_CHOU_PENG = ChouKind.PENG
+_CHOU_PENG = EventDetail.PENG
 _EV_PASS = [
     [Event(EventKind.PASS, s, face=f, private=True) for f in range(NUM_FACES)] for s in range(3)
 ]
