@@ -71,8 +71,8 @@ def _status(screen: str) -> str:
 
 def _decision(screen: str) -> str | None:
     """ "discard", "claim", "over", or None while the bots play."""
-    if "Enter 离开" in screen:
-        return "over"
+    if "Enter 离开" in screen or ("结算" in screen and "各家手牌" in screen):
+        return "over"  # the round-over report (its keys sit in the frame, see test_play_app)
     status = _status(screen)
     if "你出牌" in status:
         return "discard"
