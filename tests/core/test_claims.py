@@ -58,6 +58,9 @@ def test_w_table_equals_complete_size() -> None:
     assert tuple(complete_size(k) for k in range(len(_W))) == _W
     assert owes_discard(21, 0) and owes_discard(21, 1) and not owes_discard(20, 1)
     assert owes_discard(22, 2) and not owes_discard(21, 2)  # 八块: no discard after the 2nd 提/跑
+    # Six and more 提/跑 happen (a search bot's playouts met seven): the table covers them.
+    for k in range(21):
+        assert owes_discard(complete_size(k), k) and not owes_discard(complete_size(k) - 1, k)
 
 
 def _window(options: dict[int, tuple[int, ...]], chi: set[int], answers: dict[int, int]) -> Window:

@@ -41,8 +41,9 @@ def owes_discard(owned: int, quads: int) -> bool:
     return owned == _W[quads]
 
 
-# W(k) for every k a seat can reach (at most 5 提/跑), from complete_size.
-_W = tuple(complete_size(k) for k in range(6))
+# W(k) for every k a seat can reach (a 提/跑 of each face at most; k + 1 is asked
+# too), from complete_size.
+_W = tuple(complete_size(k) for k in range(NUM_FACES + 2))
 
 
 def _related(x: int) -> int:
