@@ -36,6 +36,14 @@ class Deal:
     hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     stock: tuple[int, ...]
 
+    def __new__(cls, *args: object, **kwargs: object) -> Deal:
+        """Allocate only; ``Deal.__new__(Deal)`` is how :meth:`_unchecked` skips the checks.
+
+        Written out so that the compiled build, whose native classes otherwise
+        run ``__init__`` inside ``__new__``, allows the same shortcut.
+        """
+        return super().__new__(cls)
+
     def __post_init__(self) -> None:
         """Refuse a deal that is not all 80 cards once, 21/20/20 and 19 in the stock."""
         check_seat(self.dealer, "dealer")
@@ -60,12 +68,12 @@ class Deal:
             bad = [f"{glyph(f)}×{c}" for f, c in enumerate(counts) if c != COPIES]
             raise RecordError(f"a deal must use all 80 cards once: {' '.join(bad)}")
 
-    @classmethod
+    @staticmethod
     def _unchecked(
-        cls, dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]
+        dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]
     ) -> Deal:
         """A deal known to be well formed (a shuffled full deck), without the checks."""
-        d = object.__new__(cls)
+        d = Deal.__new__(Deal)
         object.__setattr__(d, "dealer", dealer)
         object.__setattr__(d, "hands", hands)
         object.__setattr__(d, "stock", stock)

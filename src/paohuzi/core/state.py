@@ -191,6 +191,14 @@ class State:
     tfacts: list[TableFacts | None]  # per seat, see table_facts; None: recompute
     win_card: int  # the winning card when it was not yet in the winner's groups, else -1
 
+    def __new__(cls, *args: object, **kwargs: object) -> State:
+        """Allocate only; ``State.__new__(State)`` is how :meth:`clone` skips ``__init__``.
+
+        Written out so that the compiled build, whose native classes otherwise
+        run ``__init__`` inside ``__new__``, allows the same shortcut.
+        """
+        return super().__new__(cls)
+
     def __init__(
         self,
         rules: RuleSet,
