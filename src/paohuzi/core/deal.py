@@ -69,9 +69,7 @@ class Deal:
             raise RecordError(f"a deal must use all 80 cards once: {' '.join(bad)}")
 
     @staticmethod
-    def _unchecked(
-        dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]
-    ) -> Deal:
+    def _unchecked(dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> Deal:
         """A deal known to be well formed (a shuffled full deck), without the checks."""
         d = Deal.__new__(Deal)
         object.__setattr__(d, "dealer", dealer)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from .actions import shape_faces
 from .cards import NUM_FACES, is_red
@@ -153,9 +154,27 @@ _FREE_COUNT = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 _PENG_K, _WEI_K, _CHOUWEI_K = GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI
 
 
+# The classes' slot names, for _values and the repr.
+_TABLE_SLOTS: Final = ("cards", "huxi", "peng", "quads", "wei")
+_SEAT_SLOTS: Final = (
+    "chi",
+    "free",
+    "free_cards",
+    "free_counts",
+    "kan_wei",
+    "owned",
+    "pairs",
+    "peng",
+    "quads",
+    "wei",
+    "wins",
+)
+
+
 def _values(facts: TableFacts | SeatFacts) -> tuple[object, ...]:
-    """A facts object's fields, in slot order."""
-    return tuple(getattr(facts, k) for k in facts.__slots__)
+    """A facts object's fields, in slot order (a compiled class has no ``__slots__``)."""
+    names = _TABLE_SLOTS if isinstance(facts, TableFacts) else _SEAT_SLOTS
+    return tuple(getattr(facts, k) for k in names)
 
 
 class TableFacts:
@@ -251,7 +270,7 @@ class SeatFacts:
 
     def __repr__(self) -> str:
         """The facts by name."""
-        return "SeatFacts(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
+        return "SeatFacts(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in _SEAT_SLOTS) + ")"
 
     def owes_discard_after_claim(self, gained: int) -> bool:
         """Whether taking ``gained`` more cards leaves a discard owed (§9)."""

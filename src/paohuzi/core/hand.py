@@ -694,7 +694,7 @@ def _parse_hand(hand: HandInput) -> list[int]:
     return counts_of(hand)
 
 
-def _parse_card(card: int | str) -> int:
+def _parse_card(card: object) -> int:
     if isinstance(card, str):
         faces = parse_faces(card)
         if len(faces) != 1:
@@ -751,7 +751,7 @@ def _check_size(groups: Sequence[Group], counts: Sequence[int], want: int, what:
 def evaluate_win(
     table: TableInput = (),
     hand: HandInput = "",
-    card: int | str = 0,
+    card: object = 0,  # int or notation, checked in _parse_card (as the compiled build needs)
     self_drawn: bool = False,
     last_card: bool = False,
     rules: RuleSet = HONG_GUAI_WAN,

@@ -134,6 +134,13 @@ _WHY_NOT = {
 }
 
 
+def _seat(seat: object) -> int:
+    """``seat`` as 0, 1 or 2, or an IllegalActionError quoting it."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1, 2):
+        raise IllegalActionError(f"no seat {seat!r}")
+    return seat
+
+
 class State:
     """One round. Mutate only through :meth:`apply` / :meth:`apply_fast`."""
 
@@ -399,7 +406,7 @@ class State:
 
     # ------------------------------------------------------------ transitions
 
-    def verify(self, seat: int, action: Action | int | str, *, version: int | None = None) -> int:
+    def verify(self, seat: object, action: object, *, version: int | None = None) -> int:
         """The id of ``action`` if ``seat`` may take it now, else an IllegalActionError.
 
         The error says why, with the RULES.md section: out of turn, stale (``version``
@@ -411,8 +418,7 @@ class State:
             )
         if self.phase is _OVER:
             raise IllegalActionError(f"the round is over; cannot apply {action!s}")
-        if isinstance(seat, bool) or seat not in (0, 1, 2):
-            raise IllegalActionError(f"no seat {seat!r}")
+        seat = _seat(seat)
         acting = self.to_act()
         if seat not in acting:
             raise IllegalActionError(
@@ -428,7 +434,7 @@ class State:
             )
         return aid
 
-    def can_apply(self, seat: int, action: Action | int | str) -> bool:
+    def can_apply(self, seat: object, action: object) -> bool:
         """Whether :meth:`verify` would accept ``action`` (bad notation included: False)."""
         try:
             self.verify(seat, action)
@@ -438,13 +444,17 @@ class State:
             return False
         return True
 
-    def apply(
-        self, seat: int, action: Action | int | str, *, version: int | None = None
-    ) -> list[Event]:
-        """Checked apply: :meth:`verify`, then :meth:`apply_fast`; returns the new events."""
-        return self.apply_fast(seat, self.verify(seat, action, version=version))
+    def apply(self, seat: object, action: object, *, version: int | None = None) -> list[Event]:
+        """Checked apply: :meth:`verify`, then :meth:`apply_fast`; returns the new events.
 
-    def _action_id(self, seat: int, action: Action | int | str) -> int:
+        ``seat`` is an int and ``action`` an :class:`Action`, id or notation; they are
+        typed ``object`` because they are checked here, so that a wrong type is an
+        IllegalActionError on both builds (compiled code would raise TypeError first).
+        """
+        aid = self.verify(seat, action, version=version)
+        return self.apply_fast(_seat(seat), aid)
+
+    def _action_id(self, seat: int, action: object) -> int:
         """The id of an action given as an object, an id or text (§5–§7 notation)."""
         if isinstance(action, str):
             return parse_action(action, self.window.card if self.window is not None else None).id
