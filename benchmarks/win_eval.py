@@ -31,7 +31,7 @@ import tracemalloc
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paohuzi.core import hand
+from paohuzi.core import COMPILED, hand
 from paohuzi.core.groups import Group, GroupKind
 
 Case = tuple[tuple[Group, ...], list[int], int, bool]  # table, hand counts, X, self-drawn
@@ -258,6 +258,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     everything = complete + near + deals
     out: dict[str, Any] = {
         "benchmark": "win_eval",
+        "compiled": COMPILED,
         "python": platform.python_version(),
         "quick": args.quick,
         "seed": args.seed,

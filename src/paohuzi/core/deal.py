@@ -40,9 +40,10 @@ class Deal:
         """Allocate only; ``Deal.__new__(Deal)`` is how :meth:`_unchecked` skips the checks.
 
         Written out so that the compiled build, whose native classes otherwise
-        run ``__init__`` inside ``__new__``, allows the same shortcut.
+        run ``__init__`` inside ``__new__``, allows the same shortcut. (Not ``super()``:
+        ``slots=True`` makes a new class, which the zero-argument form would not know.)
         """
-        return super().__new__(cls)
+        return object.__new__(cls)
 
     def __post_init__(self) -> None:
         """Refuse a deal that is not all 80 cards once, 21/20/20 and 19 in the stock."""
