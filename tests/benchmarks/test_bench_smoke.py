@@ -134,7 +134,7 @@ def test_quick_run_prints_its_figures(script: Path) -> None:
                 value = _get(block, key)
                 if not (_is_number(value) and value > 0):
                     bad.append(f"{section}.{key} = {value!r} (want a number > 0)")
-    if script.name in ("games.py", "win_eval.py"):  # which build ran
-        if not isinstance(data.get("compiled"), bool):
-            bad.append(f"compiled = {data.get('compiled')!r} (want true or false)")
+    which = data.get("compiled")  # which build ran
+    if script.name in ("games.py", "win_eval.py") and not isinstance(which, bool):
+        bad.append(f"compiled = {which!r} (want true or false)")
     assert not bad, f"{script.name} printed bad figures:\n" + "\n".join(bad)

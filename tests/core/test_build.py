@@ -11,10 +11,10 @@ from paohuzi.core import COMPILED, state
 
 def test_compiled_flag_matches_the_modules() -> None:
     assert isinstance(COMPILED, bool)
-    assert COMPILED == (not str(state.__file__).endswith(".py"))
+    assert (not str(state.__file__).endswith(".py")) == COMPILED
 
 
 @pytest.mark.skipif("PAOHUZI_EXPECT_COMPILED" not in os.environ, reason="set by CI's runs")
 def test_the_expected_build_runs() -> None:
     """CI runs the suite on each build and says which it means to test."""
-    assert COMPILED == (os.environ["PAOHUZI_EXPECT_COMPILED"] == "1")
+    assert (os.environ["PAOHUZI_EXPECT_COMPILED"] == "1") == COMPILED
