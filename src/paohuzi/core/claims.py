@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from .actions import CHI_BASE, HU_ID, PASS_ID, PENG_ID, Action
 from .facts import SeatFacts
@@ -36,12 +37,14 @@ class ChouKind(StrEnum):
     CHI = "chi"  # 臭吃
 
 
-_CHOU_PENG, _CHOU_CHI = ChouKind.PENG, ChouKind.CHI  # plain globals: enum lookups are slow
+# Plain globals: enum lookups are slow.
+_CHOU_PENG: Final = ChouKind.PENG
+_CHOU_CHI: Final = ChouKind.CHI
 
 # Seats in claim order from a drawer: itself, its 下家, its 上家 (§5 step 2).
-_DRAW_ORDER = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+_DRAW_ORDER: Final = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
 # On a discard: the 下家, the 上家, then the discarder, who cannot claim (§6).
-_DISCARD_ORDER = ((1, 2, 0), (2, 0, 1), (0, 1, 2))
+_DISCARD_ORDER: Final = ((1, 2, 0), (2, 0, 1), (0, 1, 2))
 
 
 def claim_order(source: int, *, from_draw: bool) -> tuple[int, int, int]:
@@ -54,9 +57,9 @@ def claim_order(source: int, *, from_draw: bool) -> tuple[int, int, int]:
 
 
 # Ranks of claims, lower first: 胡 0–2 by seat order, 碰 4, 吃 5–7 by seat order.
-RANK_PENG = 4
-RANK_CHI = 5
-RANK_NONE = 99
+RANK_PENG: Final = 4
+RANK_CHI: Final = 5
+RANK_NONE: Final = 99
 
 
 def claim_rank(order: tuple[int, ...], seat: int, aid: int) -> int:
@@ -116,7 +119,7 @@ def chi_seats(order: tuple[int, int, int], *, from_draw: bool) -> tuple[int, ...
 
 # The functions above as tables by source seat, for the engine's hot path: for a
 # drawn card [0] and a discard [1], the claim order, the 碰 seats and the 吃 seats.
-SEATS_FOR = tuple(
+SEATS_FOR: Final = tuple(
     tuple(
         (
             claim_order(src, from_draw=draw),

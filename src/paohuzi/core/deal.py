@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import COPIES, DECK_SIZE, counts_of, format_faces, full_deck, glyph, parse_faces
 from .errors import NotationError, RecordError
 
 __all__ = ["Deal", "check_seat", "check_seed", "deal_from_seed", "random_deal"]
 
-SEATS = (0, 1, 2)
+SEATS: Final = (0, 1, 2)
 
 
 def check_seat(seat: object, what: str = "seat") -> int:
@@ -148,9 +149,9 @@ def check_seed(seed: object) -> int | None:
     return seed
 
 
-_DECK = tuple(full_deck())
+_DECK: Final = tuple(full_deck())
 # (i, bits of i + 1) for the Fisher-Yates steps over the 80 cards.
-_STEPS = tuple((i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
+_STEPS: Final = tuple((i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
 
 
 def _shuffle(deck: list[int], rng: random.Random) -> None:

@@ -29,8 +29,8 @@ __all__ = [
     "table_facts",
 ]
 
-_ALL_FACES = (1 << NUM_FACES) - 1
-_SMALL = (1 << 10) - 1
+_ALL_FACES: Final = (1 << NUM_FACES) - 1
+_SMALL: Final = (1 << 10) - 1
 
 
 def owes_discard(owned: int, quads: int) -> bool:
@@ -43,7 +43,7 @@ def owes_discard(owned: int, quads: int) -> bool:
 
 
 # W(k) for every k a seat can reach (at most 5 提/跑), from complete_size.
-_W = tuple(complete_size(k) for k in range(6))
+_W: Final = tuple(complete_size(k) for k in range(6))
 
 
 def _related(x: int) -> int:
@@ -57,7 +57,7 @@ def _related(x: int) -> int:
     return mask
 
 
-_REL = tuple(_related(x) for x in range(NUM_FACES))
+_REL: Final = tuple(_related(x) for x in range(NUM_FACES))
 
 
 def related_mask(x: int) -> int:
@@ -71,12 +71,12 @@ def _faces_where(pred: Callable[[int], bool]) -> int:
 
 
 # Faces that can be the third, middle or first card of a run.
-_RUN_END = _faces_where(lambda n: n >= 2)
-_RUN_MID = _faces_where(lambda n: 1 <= n <= 8)
-_RUN_START = _faces_where(lambda n: n <= 7)
+_RUN_END: Final = _faces_where(lambda n: n >= 2)
+_RUN_MID: Final = _faces_where(lambda n: 1 <= n <= 8)
+_RUN_START: Final = _faces_where(lambda n: n <= 7)
 # 二七十 and 贰柒拾: the red faces of each size.
-_EQS = tuple(sum(1 << f for f in range(b, b + 10) if is_red(f)) for b in (0, 10))
-_EQS_ALL = _EQS[0] | _EQS[1]
+_EQS: Final = tuple(sum(1 << f for f in range(b, b + 10) if is_red(f)) for b in (0, 10))
+_EQS_ALL: Final = _EQS[0] | _EQS[1]
 
 
 def _eqs_partners(free: int) -> int:
@@ -90,8 +90,8 @@ def _eqs_partners(free: int) -> int:
 
 
 # By the free 二七十 faces of both sizes (64 cases).
-_EQS_BITS = [1 << f for f in range(NUM_FACES) if _EQS_ALL >> f & 1]
-_EQS_PARTNERS = {
+_EQS_BITS: Final = [1 << f for f in range(NUM_FACES) if _EQS_ALL >> f & 1]
+_EQS_PARTNERS: Final = {
     m: _eqs_partners(m)
     for m in (
         sum(b for i, b in enumerate(_EQS_BITS) if n >> i & 1) for n in range(1 << len(_EQS_BITS))
@@ -117,7 +117,7 @@ def _partners(free: int, pairs: int) -> int:
 
 
 # The most one winning card can add to a hand's 胡息: a 提/跑 upgrade or one more scoring set.
-_BEST_GAIN = 6
+_BEST_GAIN: Final = 6
 
 
 def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
@@ -133,25 +133,29 @@ def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
 
 
 # 胡息 of a 坎 and of a scoring set, small and big (§2), from the groups themselves.
-_KAN_HUXI = (Group(GroupKind.KAN, (0,) * 3).huxi, Group(GroupKind.KAN, (10,) * 3).huxi)
-_SET_HUXI = (
+_KAN_HUXI: Final = (Group(GroupKind.KAN, (0,) * 3).huxi, Group(GroupKind.KAN, (10,) * 3).huxi)
+_SET_HUXI: Final = (
     Group(GroupKind.JU, (0, 1, 2)).huxi,
     Group(GroupKind.JU, (10, 11, 12)).huxi,
 )
 # The bound by the free counts (0–2) of 一二三七十 of each size.
-_BOUND_SMALL = {c: _huxi_bound(c, _SET_HUXI[0]) for c in itertools.product(range(3), repeat=5)}
-_BOUND_BIG = {c: _huxi_bound(c, _SET_HUXI[1]) for c in _BOUND_SMALL}
-_SMALL_FACES = operator.itemgetter(0, 1, 2, 6, 9)
-_BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
+_BOUND_SMALL: Final = {
+    c: _huxi_bound(c, _SET_HUXI[0]) for c in itertools.product(range(3), repeat=5)
+}
+_BOUND_BIG: Final = {c: _huxi_bound(c, _SET_HUXI[1]) for c in _BOUND_SMALL}
+_SMALL_FACES: Final = operator.itemgetter(0, 1, 2, 6, 9)
+_BIG_FACES: Final = operator.itemgetter(10, 11, 12, 16, 19)
 # bytes.translate maps that turn a hand's counts into a face bit mask via int(_, 2).
-_SINGLE_CH = bytes(49 if c == 1 else 48 for c in range(256))
-_PAIR_CH = bytes(49 if c == 2 else 48 for c in range(256))
-_KAN_CH = bytes(49 if c >= 3 else 48 for c in range(256))
-_FREE_COUNT = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
+_SINGLE_CH: Final = bytes(49 if c == 1 else 48 for c in range(256))
+_PAIR_CH: Final = bytes(49 if c == 2 else 48 for c in range(256))
+_KAN_CH: Final = bytes(49 if c >= 3 else 48 for c in range(256))
+_FREE_COUNT: Final = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 
 
 # Enum members as plain globals: a member lookup costs ten times a global's.
-_PENG_K, _WEI_K, _CHOUWEI_K = GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI
+_PENG_K: Final = GroupKind.PENG
+_WEI_K: Final = GroupKind.WEI
+_CHOUWEI_K: Final = GroupKind.CHOUWEI
 
 
 # The classes' slot names, for _values and the repr.

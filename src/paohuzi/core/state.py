@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from typing import Final
 
 from .actions import (
     CHI_BASE,
@@ -55,37 +56,51 @@ from .scoring import settle
 __all__ = ["Phase", "RoundResult", "State", "new_game"]
 
 _T = GroupKind
-_NO_CHI: dict[int, Action] = {}
+_NO_CHI: Final[dict[int, Action]] = {}
+
 
 # Pre-built same-face groups by kind and face: immutable, so tables share them.
-_TI_G, _PAO_G, _WEI_G, _CHOUWEI_G, _PENG_G = (
-    tuple(Group(k, (f,) * k.size) for f in range(NUM_FACES))
-    for k in (_T.TI, _T.PAO, _T.WEI, _T.CHOUWEI, _T.PENG)
-)
-_PENG_TG = tuple(TableGroup(g) for g in _PENG_G)
+def _same_face(k: GroupKind) -> tuple[Group, ...]:
+    return tuple(Group(k, (f,) * k.size) for f in range(NUM_FACES))
+
+
+_TI_G: Final = _same_face(_T.TI)
+_PAO_G: Final = _same_face(_T.PAO)
+_WEI_G: Final = _same_face(_T.WEI)
+_CHOUWEI_G: Final = _same_face(_T.CHOUWEI)
+_PENG_G: Final = _same_face(_T.PENG)
+_PENG_TG: Final = tuple(TableGroup(g) for g in _PENG_G)
 
 # Legal discards by the free/not-free string of a hand's small and big halves.
-_FREE_CH = bytes(49 if 0 < c < 3 else 48 for c in range(256))
-_DISCARDS_SMALL = {
+_FREE_CH: Final = bytes(49 if 0 < c < 3 else 48 for c in range(256))
+_DISCARDS_SMALL: Final = {
     bytes(p): tuple(f for f in range(10) if p[f] == 49) for p in itertools.product(b"01", repeat=10)
 }
-_DISCARDS_BIG = {k: tuple(f + 10 for f in v) for k, v in _DISCARDS_SMALL.items()}
+_DISCARDS_BIG: Final = {k: tuple(f + 10 for f in v) for k, v in _DISCARDS_SMALL.items()}
+
 
 # The commonest events, built once: immutable, so the logs can share them.
-_EV_DRAW, _EV_DISCARD, _EV_PILE = (
-    [[Event(kind, s, face=f) for f in range(NUM_FACES)] for s in range(3)]
-    for kind in (EventKind.DRAW, EventKind.DISCARD, EventKind.PILE)
-)
+def _events(kind: EventKind) -> list[list[Event]]:
+    return [[Event(kind, s, face=f) for f in range(NUM_FACES)] for s in range(3)]
+
+
+_EV_DRAW: Final = _events(EventKind.DRAW)
+_EV_DISCARD: Final = _events(EventKind.DISCARD)
+_EV_PILE: Final = _events(EventKind.PILE)
+
+
 # Private: a pass tells the others the seat had an option (§14); so are 臭 marks.
-_EV_CHOU_PENG, _EV_CHOU_CHI = (
-    [
+def _chou_events(kind: EventDetail) -> list[list[Event]]:
+    return [
         [Event(EventKind.CHOU, s, face=f, detail=kind, private=True) for f in range(NUM_FACES)]
         for s in range(3)
     ]
-    for kind in (EventDetail.PENG, EventDetail.CHI)
-)
-_CHOU_PENG = ChouKind.PENG
-_EV_PASS = [
+
+
+_EV_CHOU_PENG: Final = _chou_events(EventDetail.PENG)
+_EV_CHOU_CHI: Final = _chou_events(EventDetail.CHI)
+_CHOU_PENG: Final = ChouKind.PENG
+_EV_PASS: Final = [
     [Event(EventKind.PASS, s, face=f, private=True) for f in range(NUM_FACES)] for s in range(3)
 ]
 
@@ -107,7 +122,9 @@ class Phase(Enum):
 
 
 # Enum members as plain globals: a member lookup costs ten times a global's.
-_DISCARD, _CLAIM, _OVER = Phase.DISCARD, Phase.CLAIM, Phase.OVER
+_DISCARD: Final = Phase.DISCARD
+_CLAIM: Final = Phase.CLAIM
+_OVER: Final = Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +139,7 @@ class RoundResult:
 
 
 # Why an action is refused, with the rule it breaks (for :meth:`State.verify`).
-_WHY_NOT = {
+_WHY_NOT: Final = {
     ActionKind.DISCARD: "only a free card may be discarded, never one of a 坎 (§3, §9)",
     ActionKind.PENG: "碰 needs a pair of the card, not a 臭碰 face, no dead hand, "
     "and a free card left to discard (§5 step 4, §6 step 2, §7, §8)",
