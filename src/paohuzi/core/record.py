@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ._wire import (
     check_keys,
@@ -146,14 +147,7 @@ class RoundRecord:
     the ``paohuzi-round/1`` file form and :func:`replay` rebuilds the state.
     """
 
-    @property
-    def format(self) -> str:
-        """The file format this record writes (``paohuzi-round/1``).
-
-        A property, not a ``ClassVar``: mypyc would take a class variable of a
-        dataclass for a field.
-        """
-        return ROUND_FORMAT
+    format: ClassVar[str] = ROUND_FORMAT
 
     rules: RuleSet
     seed: int | None  # informational once the deal is stored
@@ -216,14 +210,7 @@ class RoundRecord:
 class MatchRecord:
     """A match: its rules, seed and starting balances, and its rounds in order."""
 
-    @property
-    def format(self) -> str:
-        """The file format this record writes (``paohuzi-match/1``).
-
-        A property, not a ``ClassVar``: mypyc would take a class variable of a
-        dataclass for a field.
-        """
-        return MATCH_FORMAT
+    format: ClassVar[str] = MATCH_FORMAT
 
     rules: RuleSet
     seed: int
