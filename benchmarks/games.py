@@ -12,6 +12,7 @@ import json
 import random
 import time
 
+from paohuzi.core import COMPILED
 from paohuzi.core.engine import new_game
 from paohuzi.core.hand import build_tables
 
@@ -62,6 +63,7 @@ def main() -> None:
         json.dumps(
             {
                 "benchmark": "games",
+                "compiled": COMPILED,
                 "games": games,
                 "table_build_seconds": round(tables_seconds, 3),
                 "seconds": round(dt, 3),

@@ -36,7 +36,7 @@ import tracemalloc
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paohuzi.core import hand
+from paohuzi.core import COMPILED, hand
 from paohuzi.core.cards import faces_of_counts, format_faces, glyph
 from paohuzi.core.errors import PaohuziError
 from paohuzi.core.groups import Group, GroupKind, format_groups
@@ -328,6 +328,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     everything = complete + near + deals
     out: dict[str, Any] = {
         "benchmark": "win_eval",
+        "compiled": COMPILED,
         "python": platform.python_version(),
         "quick": args.quick,
         "seed": args.seed,

@@ -19,6 +19,18 @@ _COLD_WARM = ("cold", "warm")
 POSITIVE: dict[str, list[str]] = {
     "bots.py": ["views"]
     + [f"{bot}.{k}" for bot in ("heuristic", "random", "search") for k in _BOT],
+    "compiled_vs_pure.py": [
+        "reps",
+        *(
+            f"pure.{k}"
+            for k in (
+                "games_per_second",
+                "clone_microseconds",
+                "evaluate_counts_cold_per_s",
+                "evaluate_counts_warm_per_s",
+            )
+        ),
+    ],
     "games.py": [
         "games",
         "table_build_seconds",
@@ -65,6 +77,10 @@ NON_NEGATIVE: dict[str, list[str]] = {
 
 # The riichi ``mahjong`` comparison is printed as null when that library is absent.
 OPTIONAL_POSITIVE: dict[str, dict[str, list[str]]] = {
+    "compiled_vs_pure.py": {
+        "compiled": ["games_per_second", "clone_microseconds", "evaluate_counts_cold_per_s"],
+        "openspiel_rounds_per_second": ["hearts", "dou_dizhu"],
+    },
     "win_eval.py": {"mahjong": ["hand_calculator_per_s", "hand_divider_per_s"]},
 }
 
@@ -118,6 +134,9 @@ def test_quick_run_prints_its_figures(script: Path) -> None:
                 value = _get(block, key)
                 if not (_is_number(value) and value > 0):
                     bad.append(f"{section}.{key} = {value!r} (want a number > 0)")
+    which = data.get("compiled")  # which build ran
+    if script.name in ("games.py", "win_eval.py") and not isinstance(which, bool):
+        bad.append(f"compiled = {which!r} (want true or false)")
     assert not bad, f"{script.name} printed bad figures:\n" + "\n".join(bad)
 
 

@@ -12,8 +12,21 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+        from ..core import COMPILED
+
+        typer.echo(f"paohuzi {__version__} ({'compiled' if COMPILED else 'pure Python'} core)")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version and build."
+    ),
+) -> None:
     """红拐弯跑胡子 (Hong Guai Wan Paohuzi)."""
 
 

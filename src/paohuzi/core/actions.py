@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from .cards import NUM_FACES, ascii_name, format_faces, glyph, parse_faces
 from .errors import NotationError
@@ -44,12 +45,12 @@ __all__ = [
     "shape_faces",
 ]
 
-PASS_ID = 20
-HU_ID = 21
-PENG_ID = 22
-CHI_BASE = 23
-NO_SHAPE = 6
-NUM_ACTIONS = CHI_BASE + 6 * 49
+PASS_ID: Final = 20
+HU_ID: Final = 21
+PENG_ID: Final = 22
+CHI_BASE: Final = 23
+NO_SHAPE: Final = 6
+NUM_ACTIONS: Final = CHI_BASE + 6 * 49
 
 
 class ActionKind(Enum):
@@ -208,7 +209,7 @@ def _chi_groups(action_id: int, card: int) -> tuple[Group, ...]:
     return tuple(groups)
 
 
-_KIND_WORDS = {
+_KIND_WORDS: Final = {
     "打": ActionKind.DISCARD,
     "discard": ActionKind.DISCARD,
     "d": ActionKind.DISCARD,

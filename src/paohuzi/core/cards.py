@@ -91,7 +91,7 @@ _GLYPH_TO_FACE = {g: i for i, g in enumerate(_GLYPHS)}
 _ASCII_TO_FACE = {f"{'sb'[i // 10]}{i % 10 + 1}": i for i in range(NUM_FACES)}
 
 
-def _check_face(face: int) -> int:
+def _check_face(face: object) -> int:
     if not isinstance(face, int) or not 0 <= face < NUM_FACES:
         raise NotationError(f"not a face index 0-19: {face!r}")
     return face
@@ -131,7 +131,7 @@ def face_of(num: int, *, big: bool) -> int:
     return num - 1 + (10 if big else 0)
 
 
-def glyph(face: int) -> str:
+def glyph(face: object) -> str:
     """Return the canonical Chinese glyph of a face."""
     return _GLYPHS[_check_face(face)]
 

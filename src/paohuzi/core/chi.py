@@ -17,6 +17,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from functools import cache
+from typing import Final
 
 from .actions import NO_SHAPE, Action, chi_id, shape_faces
 from .cards import NUM_FACES
@@ -115,15 +116,15 @@ def chi_action(aid: int, x: int) -> Action:
     return Action.from_id(aid, x)
 
 
-_OTHER = [x + 10 if x < 10 else x - 10 for x in range(NUM_FACES)]
+_OTHER: Final = [x + 10 if x < 10 else x - 10 for x in range(NUM_FACES)]
 # Without a copy of x in hand only the faces its shapes need matter: which are free,
 # and whether the other size's face (shape 大小三搭 x X X) is a pair.
-_NEED_UNION = [
+_NEED_UNION: Final = [
     sum(1 << f for f in {f for _s, _g, need in chi_shapes(x) for f in need})
     for x in range(NUM_FACES)
 ]
-_MEMO_LIMIT = 50_000
-_RELATED_GET = [operator.itemgetter(*related_faces(x)) for x in range(NUM_FACES)]
+_MEMO_LIMIT: Final = 50_000
+_RELATED_GET: Final = [operator.itemgetter(*related_faces(x)) for x in range(NUM_FACES)]
 
 
 class ChiTables:
@@ -224,4 +225,4 @@ def _packed_options(x: int, related: tuple[int, ...]) -> _Table:
     return out, most
 
 
-TABLES = ChiTables()
+TABLES: Final = ChiTables()

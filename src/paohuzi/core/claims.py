@@ -9,6 +9,7 @@ one function each: the priority of claims, who must 跑, who may 碰 or 吃, and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from .actions import CHI_BASE, HU_ID, PASS_ID, PENG_ID, Action
 from .events import EventDetail
@@ -30,12 +31,13 @@ __all__ = [
 
 # Which 臭 set a mark goes into (§8): the 臭 event's detail, 臭碰 or 臭吃. Plain
 # globals, since an enum member lookup costs ten times a global's.
-_CHOU_PENG, _CHOU_CHI = EventDetail.PENG, EventDetail.CHI
+_CHOU_PENG: Final = EventDetail.PENG
+_CHOU_CHI: Final = EventDetail.CHI
 
 # Seats in claim order from a drawer: itself, its 下家, its 上家 (§5 step 2).
-_DRAW_ORDER = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+_DRAW_ORDER: Final = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
 # On a discard: the 下家, the 上家, then the discarder, who cannot claim (§6).
-_DISCARD_ORDER = ((1, 2, 0), (2, 0, 1), (0, 1, 2))
+_DISCARD_ORDER: Final = ((1, 2, 0), (2, 0, 1), (0, 1, 2))
 
 
 def claim_order(source: int, *, from_draw: bool) -> tuple[int, int, int]:
@@ -48,9 +50,9 @@ def claim_order(source: int, *, from_draw: bool) -> tuple[int, int, int]:
 
 
 # Ranks of claims, lower first: 胡 0–2 by seat order, 碰 4, 吃 5–7 by seat order.
-RANK_PENG = 4
-RANK_CHI = 5
-RANK_NONE = 99
+RANK_PENG: Final = 4
+RANK_CHI: Final = 5
+RANK_NONE: Final = 99
 
 
 def claim_rank(order: tuple[int, ...], seat: int, aid: int) -> int:
@@ -110,7 +112,7 @@ def chi_seats(order: tuple[int, int, int], *, from_draw: bool) -> tuple[int, ...
 
 # The functions above as tables by source seat, for the engine's hot path: for a
 # drawn card [0] and a discard [1], the claim order, the 碰 seats and the 吃 seats.
-SEATS_FOR = tuple(
+SEATS_FOR: Final = tuple(
     tuple(
         (
             claim_order(src, from_draw=draw),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import (
     COPIES,
@@ -23,7 +24,7 @@ from .errors import NotationError, RecordError
 
 __all__ = ["Deal", "check_seat", "check_seed", "deal_from_seed", "random_deal"]
 
-SEATS = (0, 1, 2)
+SEATS: Final = (0, 1, 2)
 
 
 def check_seat(seat: object, what: str = "seat") -> int:
@@ -44,6 +45,15 @@ class Deal:
     dealer: int
     hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     stock: tuple[int, ...]
+
+    def __new__(cls, *args: object, **kwargs: object) -> Deal:
+        """Allocate only; ``Deal.__new__(Deal)`` is how :meth:`_unchecked` skips the checks.
+
+        Written out so that the compiled build, whose native classes otherwise
+        run ``__init__`` inside ``__new__``, allows the same shortcut. (Not ``super()``:
+        ``slots=True`` makes a new class, which the zero-argument form would not know.)
+        """
+        return object.__new__(cls)
 
     def __post_init__(self) -> None:
         """Refuse a deal that is not all 80 cards once, 21/20/20 and 19 in the stock."""
@@ -68,12 +78,10 @@ class Deal:
             bad = [f"{glyph(f)}×{c}" for f, c in enumerate(counts) if c != COPIES]
             raise RecordError(f"a deal must use all 80 cards once: {' '.join(bad)}")
 
-    @classmethod
-    def _unchecked(
-        cls, dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]
-    ) -> Deal:
+    @staticmethod
+    def _unchecked(dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> Deal:
         """A deal known to be well formed (a shuffled full deck), without the checks."""
-        d = object.__new__(cls)
+        d = Deal.__new__(Deal)
         object.__setattr__(d, "dealer", dealer)
         object.__setattr__(d, "hands", hands)
         object.__setattr__(d, "stock", stock)
@@ -149,9 +157,9 @@ def check_seed(seed: object) -> int | None:
     return seed
 
 
-_DECK = tuple(full_deck())
+_DECK: Final = tuple(full_deck())
 # (i, bits of i + 1) for the Fisher-Yates steps over the 80 cards.
-_STEPS = tuple((i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
+_STEPS: Final = tuple((i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
 
 
 def _shuffle(deck: list[int], rng: random.Random) -> None:

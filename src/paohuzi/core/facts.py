@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from .actions import shape_faces
 from .cards import NUM_FACES, RED_MASK
@@ -28,8 +29,8 @@ __all__ = [
     "table_facts",
 ]
 
-_ALL_FACES = (1 << NUM_FACES) - 1
-_SMALL = (1 << 10) - 1
+_ALL_FACES: Final = (1 << NUM_FACES) - 1
+_SMALL: Final = (1 << 10) - 1
 
 
 def owes_discard(owned: int, quads: int) -> bool:
@@ -43,7 +44,7 @@ def owes_discard(owned: int, quads: int) -> bool:
 
 # W(k) for every k a seat can reach (a 提/跑 of each face at most; k + 1 is asked
 # too), from complete_size.
-_W = tuple(complete_size(k) for k in range(NUM_FACES + 2))
+_W: Final = tuple(complete_size(k) for k in range(NUM_FACES + 2))
 
 
 def _related(x: int) -> int:
@@ -57,7 +58,7 @@ def _related(x: int) -> int:
     return mask
 
 
-_REL = tuple(_related(x) for x in range(NUM_FACES))
+_REL: Final = tuple(_related(x) for x in range(NUM_FACES))
 
 
 def related_mask(x: int) -> int:
@@ -71,12 +72,12 @@ def _faces_where(pred: Callable[[int], bool]) -> int:
 
 
 # Faces that can be the third, middle or first card of a run.
-_RUN_END = _faces_where(lambda n: n >= 2)
-_RUN_MID = _faces_where(lambda n: 1 <= n <= 8)
-_RUN_START = _faces_where(lambda n: n <= 7)
+_RUN_END: Final = _faces_where(lambda n: n >= 2)
+_RUN_MID: Final = _faces_where(lambda n: 1 <= n <= 8)
+_RUN_START: Final = _faces_where(lambda n: n <= 7)
 # 二七十 and 贰柒拾: the red faces, by size.
-_EQS = (RED_MASK & (1 << 10) - 1, RED_MASK >> 10 << 10)
-_EQS_ALL = RED_MASK
+_EQS: Final = (RED_MASK & (1 << 10) - 1, RED_MASK >> 10 << 10)
+_EQS_ALL: Final = RED_MASK
 
 
 def _eqs_partners(free: int) -> int:
@@ -90,8 +91,8 @@ def _eqs_partners(free: int) -> int:
 
 
 # By the free 二七十 faces of both sizes (64 cases).
-_EQS_BITS = [1 << f for f in range(NUM_FACES) if _EQS_ALL >> f & 1]
-_EQS_PARTNERS = {
+_EQS_BITS: Final = [1 << f for f in range(NUM_FACES) if _EQS_ALL >> f & 1]
+_EQS_PARTNERS: Final = {
     m: _eqs_partners(m)
     for m in (
         sum(b for i, b in enumerate(_EQS_BITS) if n >> i & 1) for n in range(1 << len(_EQS_BITS))
@@ -117,7 +118,7 @@ def _partners(free: int, pairs: int) -> int:
 
 
 # The most one winning card can add to a hand's 胡息: a 提/跑 upgrade or one more scoring set.
-_BEST_GAIN = 6
+_BEST_GAIN: Final = 6
 
 
 def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
@@ -133,30 +134,52 @@ def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
 
 
 # 胡息 of a 坎 and of a scoring set, small and big (§2), from the groups themselves.
-_KAN_HUXI = (huxi_of(GroupKind.KAN, big=False), huxi_of(GroupKind.KAN, big=True))
-_SET_HUXI = (
+_KAN_HUXI: Final = (huxi_of(GroupKind.KAN, big=False), huxi_of(GroupKind.KAN, big=True))
+_SET_HUXI: Final = (
     Group(GroupKind.JU, (0, 1, 2)).huxi,
     Group(GroupKind.JU, (10, 11, 12)).huxi,
 )
 # The bound by the free counts (0–2) of 一二三七十 of each size.
-_BOUND_SMALL = {c: _huxi_bound(c, _SET_HUXI[0]) for c in itertools.product(range(3), repeat=5)}
-_BOUND_BIG = {c: _huxi_bound(c, _SET_HUXI[1]) for c in _BOUND_SMALL}
-_SMALL_FACES = operator.itemgetter(0, 1, 2, 6, 9)
-_BIG_FACES = operator.itemgetter(10, 11, 12, 16, 19)
+_BOUND_SMALL: Final = {
+    c: _huxi_bound(c, _SET_HUXI[0]) for c in itertools.product(range(3), repeat=5)
+}
+_BOUND_BIG: Final = {c: _huxi_bound(c, _SET_HUXI[1]) for c in _BOUND_SMALL}
+_SMALL_FACES: Final = operator.itemgetter(0, 1, 2, 6, 9)
+_BIG_FACES: Final = operator.itemgetter(10, 11, 12, 16, 19)
 # bytes.translate maps that turn a hand's counts into a face bit mask via int(_, 2).
-_SINGLE_CH = bytes(49 if c == 1 else 48 for c in range(256))
-_PAIR_CH = bytes(49 if c == 2 else 48 for c in range(256))
-_KAN_CH = bytes(49 if c >= 3 else 48 for c in range(256))
-_FREE_COUNT = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
+_SINGLE_CH: Final = bytes(49 if c == 1 else 48 for c in range(256))
+_PAIR_CH: Final = bytes(49 if c == 2 else 48 for c in range(256))
+_KAN_CH: Final = bytes(49 if c >= 3 else 48 for c in range(256))
+_FREE_COUNT: Final = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 
 
 # Enum members as plain globals: a member lookup costs ten times a global's.
-_PENG_K, _WEI_K, _CHOUWEI_K = GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI
+_PENG_K: Final = GroupKind.PENG
+_WEI_K: Final = GroupKind.WEI
+_CHOUWEI_K: Final = GroupKind.CHOUWEI
+
+
+# The classes' slot names, for _values and the repr.
+_TABLE_SLOTS: Final = ("cards", "huxi", "peng", "quads", "wei")
+_SEAT_SLOTS: Final = (
+    "chi",
+    "free",
+    "free_cards",
+    "free_counts",
+    "kan_wei",
+    "owned",
+    "pairs",
+    "peng",
+    "quads",
+    "wei",
+    "wins",
+)
 
 
 def _values(facts: TableFacts | SeatFacts) -> tuple[object, ...]:
-    """A facts object's fields, in slot order."""
-    return tuple(getattr(facts, k) for k in facts.__slots__)
+    """A facts object's fields, in slot order (a compiled class has no ``__slots__``)."""
+    names = _TABLE_SLOTS if isinstance(facts, TableFacts) else _SEAT_SLOTS
+    return tuple(getattr(facts, k) for k in names)
 
 
 class TableFacts:
@@ -252,7 +275,7 @@ class SeatFacts:
 
     def __repr__(self) -> str:
         """The facts by name."""
-        return "SeatFacts(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
+        return "SeatFacts(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in _SEAT_SLOTS) + ")"
 
     def owes_discard_after_claim(self, gained: int) -> bool:
         """Whether taking ``gained`` more cards leaves a discard owed (§9)."""

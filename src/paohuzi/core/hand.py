@@ -790,7 +790,7 @@ def _parse_hand(hand: HandInput) -> list[int]:
     return counts_of(hand)
 
 
-def _parse_card(card: int | str) -> int:
+def _parse_card(card: object) -> int:
     """Parse the winning card: one glyph or alias, or a face index 0–19."""
     if isinstance(card, str):
         faces = parse_faces(card)
@@ -856,11 +856,11 @@ def _check_size(groups: Sequence[Group], counts: Sequence[int], want: int, what:
 
 
 _Checked = tuple[_TableInfo, _HandInfo, int]
-_inputs: dict[tuple[str | tuple[()], str, int | str], _Checked] = {}
+_inputs: dict[tuple[str | tuple[()], str, object], _Checked] = {}
 _INPUTS_LIMIT = 16384
 
 
-def _checked_win(table: TableInput, hand: HandInput, card: int | str) -> _Checked:
+def _checked_win(table: TableInput, hand: HandInput, card: object) -> _Checked:
     """Parse and check the inputs of a win (§3, §5, §9), summarised for evaluation."""
     groups = parse_groups(table)
     counts = _parse_hand(hand)
@@ -874,7 +874,7 @@ def evaluate_win(
     *,
     table: TableInput = (),
     hand: HandInput,
-    card: int | str,
+    card: object,  # int or notation, checked in _parse_card (the compiled build needs object)
     self_drawn: bool = False,
     last_card: bool = False,
     rules: RuleSet = HONG_GUAI_WAN,

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from typing import Final
 
 from .actions import (
     CHI_BASE,
@@ -54,37 +55,51 @@ from .scoring import settle
 __all__ = ["Phase", "RoundResult", "State", "new_game"]
 
 _T = GroupKind
-_NO_CHI: dict[int, Action] = {}
+_NO_CHI: Final[dict[int, Action]] = {}
+
 
 # Pre-built same-face groups by kind and face: immutable, so tables share them.
-_TI_G, _PAO_G, _WEI_G, _CHOUWEI_G, _PENG_G = (
-    tuple(Group(k, (f,) * k.size) for f in range(NUM_FACES))
-    for k in (_T.TI, _T.PAO, _T.WEI, _T.CHOUWEI, _T.PENG)
-)
-_PENG_TG = tuple(TableGroup(g) for g in _PENG_G)
+def _same_face(k: GroupKind) -> tuple[Group, ...]:
+    return tuple(Group(k, (f,) * k.size) for f in range(NUM_FACES))
+
+
+_TI_G: Final = _same_face(_T.TI)
+_PAO_G: Final = _same_face(_T.PAO)
+_WEI_G: Final = _same_face(_T.WEI)
+_CHOUWEI_G: Final = _same_face(_T.CHOUWEI)
+_PENG_G: Final = _same_face(_T.PENG)
+_PENG_TG: Final = tuple(TableGroup(g) for g in _PENG_G)
 
 # Legal discards by the free/not-free string of a hand's small and big halves.
-_FREE_CH = bytes(49 if 0 < c < 3 else 48 for c in range(256))
-_DISCARDS_SMALL = {
+_FREE_CH: Final = bytes(49 if 0 < c < 3 else 48 for c in range(256))
+_DISCARDS_SMALL: Final = {
     bytes(p): tuple(f for f in range(10) if p[f] == 49) for p in itertools.product(b"01", repeat=10)
 }
-_DISCARDS_BIG = {k: tuple(f + 10 for f in v) for k, v in _DISCARDS_SMALL.items()}
+_DISCARDS_BIG: Final = {k: tuple(f + 10 for f in v) for k, v in _DISCARDS_SMALL.items()}
+
 
 # The commonest events, built once: immutable, so the logs can share them.
-_EV_DRAW, _EV_DISCARD, _EV_PILE = (
-    [[Event(kind, s, face=f) for f in range(NUM_FACES)] for s in range(3)]
-    for kind in (EventKind.DRAW, EventKind.DISCARD, EventKind.PILE)
-)
+def _events(kind: EventKind) -> list[list[Event]]:
+    return [[Event(kind, s, face=f) for f in range(NUM_FACES)] for s in range(3)]
+
+
+_EV_DRAW: Final = _events(EventKind.DRAW)
+_EV_DISCARD: Final = _events(EventKind.DISCARD)
+_EV_PILE: Final = _events(EventKind.PILE)
+
+
 # Private: a pass tells the others the seat had an option (§14); so are 臭 marks.
-_EV_CHOU_PENG, _EV_CHOU_CHI = (
-    [
+def _chou_events(kind: EventDetail) -> list[list[Event]]:
+    return [
         [Event(EventKind.CHOU, s, face=f, detail=kind, private=True) for f in range(NUM_FACES)]
         for s in range(3)
     ]
-    for kind in (EventDetail.PENG, EventDetail.CHI)
-)
-_CHOU_PENG = EventDetail.PENG
-_EV_PASS = [
+
+
+_EV_CHOU_PENG: Final = _chou_events(EventDetail.PENG)
+_EV_CHOU_CHI: Final = _chou_events(EventDetail.CHI)
+_CHOU_PENG: Final = EventDetail.PENG
+_EV_PASS: Final = [
     [Event(EventKind.PASS, s, face=f, private=True) for f in range(NUM_FACES)] for s in range(3)
 ]
 
@@ -106,7 +121,9 @@ class Phase(Enum):
 
 
 # Enum members as plain globals: a member lookup costs ten times a global's.
-_DISCARD, _CLAIM, _OVER = Phase.DISCARD, Phase.CLAIM, Phase.OVER
+_DISCARD: Final = Phase.DISCARD
+_CLAIM: Final = Phase.CLAIM
+_OVER: Final = Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +138,7 @@ class RoundResult:
 
 
 # Why an action is refused, with the rule it breaks (for :meth:`State.verify`).
-_WHY_NOT = {
+_WHY_NOT: Final = {
     ActionKind.DISCARD: "only a free card may be discarded, never one of a 坎 (§3, §9)",
     ActionKind.PENG: "碰 needs a pair of the card, not a 臭碰 face, no dead hand, "
     "and a free card left to discard (§5 step 4, §6 step 2, §7, §8)",
@@ -131,6 +148,13 @@ _WHY_NOT = {
     ActionKind.HU: "the card does not complete the hand with enough 胡息 (§10)",
     ActionKind.PASS: "there is no claim to pass on",
 }
+
+
+def _seat(seat: object) -> int:
+    """``seat`` as 0, 1 or 2, or an IllegalActionError quoting it."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1, 2):
+        raise IllegalActionError(f"no seat {seat!r}")
+    return seat
 
 
 class State:
@@ -190,6 +214,14 @@ class State:
     tfacts: list[TableFacts | None]  # per seat, see table_facts; None: recompute
     win_card: int  # the winning card when it was not yet in the winner's groups, else -1
 
+    def __new__(cls, *args: object, **kwargs: object) -> State:
+        """Allocate only; ``State.__new__(State)`` is how :meth:`clone` skips ``__init__``.
+
+        Written out so that the compiled build, whose native classes otherwise
+        run ``__init__`` inside ``__new__``, allows the same shortcut.
+        """
+        return super().__new__(cls)
+
     def __init__(
         self,
         rules: RuleSet,
@@ -238,10 +270,12 @@ class State:
         s.seed = self.seed
         s.deal = self.deal
         s.dealer = self.dealer
-        s.hands = [h[:] for h in self.hands]
-        s.tables = [t[:] for t in self.tables]
-        s.piles = [p[:] for p in self.piles]
-        s.discards = [p[:] for p in self.discards]
+        # Three seats, written out: a comprehension costs more than the copies.
+        h, t, p, d = self.hands, self.tables, self.piles, self.discards
+        s.hands = [h[0][:], h[1][:], h[2][:]]
+        s.tables = [t[0][:], t[1][:], t[2][:]]
+        s.piles = [p[0][:], p[1][:], p[2][:]]
+        s.discards = [d[0][:], d[1][:], d[2][:]]
         s.stock = self.stock[:]
         s.chou_chi = self.chou_chi[:]
         s.chou_peng = self.chou_peng[:]
@@ -392,7 +426,7 @@ class State:
 
     # ------------------------------------------------------------ transitions
 
-    def verify(self, seat: int, action: Action | int | str, *, version: int | None = None) -> int:
+    def verify(self, seat: object, action: object, *, version: int | None = None) -> int:
         """The id of ``action`` if ``seat`` may take it now, else an IllegalActionError.
 
         The error says why, with the RULES.md section: out of turn, stale (``version``
@@ -404,8 +438,7 @@ class State:
             )
         if self.phase is _OVER:
             raise IllegalActionError(f"the round is over; cannot apply {action!s}")
-        if isinstance(seat, bool) or seat not in (0, 1, 2):
-            raise IllegalActionError(f"no seat {seat!r}")
+        seat = _seat(seat)
         acting = self.to_act()
         if seat not in acting:
             raise IllegalActionError(
@@ -421,7 +454,7 @@ class State:
             )
         return aid
 
-    def can_apply(self, seat: int, action: Action | int | str) -> bool:
+    def can_apply(self, seat: object, action: object) -> bool:
         """Whether :meth:`verify` would accept ``action`` (bad notation included: False)."""
         try:
             self.verify(seat, action)
@@ -431,13 +464,17 @@ class State:
             return False
         return True
 
-    def apply(
-        self, seat: int, action: Action | int | str, *, version: int | None = None
-    ) -> list[Event]:
-        """Checked apply: :meth:`verify`, then :meth:`apply_fast`; returns the new events."""
-        return self.apply_fast(seat, self.verify(seat, action, version=version))
+    def apply(self, seat: object, action: object, *, version: int | None = None) -> list[Event]:
+        """Checked apply: :meth:`verify`, then :meth:`apply_fast`; returns the new events.
 
-    def _action_id(self, seat: int, action: Action | int | str) -> int:
+        ``seat`` is an int and ``action`` an :class:`Action`, id or notation; they are
+        typed ``object`` because they are checked here, so that a wrong type is an
+        IllegalActionError on both builds (compiled code would raise TypeError first).
+        """
+        aid = self.verify(seat, action, version=version)
+        return self.apply_fast(_seat(seat), aid)
+
+    def _action_id(self, seat: int, action: object) -> int:
         """The id of an action given as an object, an id or text (§5–§7 notation)."""
         if isinstance(action, str):
             return parse_action(action, self.window.card if self.window is not None else None).id
