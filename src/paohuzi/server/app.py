@@ -407,7 +407,7 @@ def create_app(db_url: str) -> FastAPI:
             for conn in hub.waiting.pop(code, []):
                 conn.seat = table.seat_of(conn.account_id or -1)
                 if conn.seat is not None:
-                    await table.attach(conn, None)
+                    await table.attach(conn, conn.since)
             await table.start()
             return {"match_id": row.id, "room": await _room_json(db, room)}
 
@@ -519,7 +519,7 @@ def create_app(db_url: str) -> FastAPI:
             await conn.table.attach(conn, None)
         else:
             try:
-                conn.put(await conn.table.intent(conn.seat, m.action, m.version, m.client_id))
+                await conn.table.intent(conn, m.action, m.version, m.client_id)
             except ApiError as e:
                 conn.put(ErrorMsg(code=e.code, reason=e.reason, client_id=m.client_id))
             except Exception:  # a failed commit: the table keeps its last durable state
@@ -553,6 +553,7 @@ def create_app(db_url: str) -> FastAPI:
             return
         conn.account_id = acct.id
         conn.seat = seat
+        conn.since = m.since
         table = hub.tables.get(code)
         if table is None and room.status == "finished":
             conn.put(ErrorMsg(code="match_over", reason="the room's match is over"))

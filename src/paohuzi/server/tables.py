@@ -44,6 +44,7 @@ class Connection:
         self.seat: int | None = None
         self.table: Table | None = None
         self.sent = 0  # the seat's events this socket has been given
+        self.since: int | None = None  # the auth message's ``since``
 
     def put(self, msg: BaseModel) -> None:
         """Queue a message."""
@@ -231,12 +232,21 @@ class Table:
 
     # -- decisions ---------------------------------------------------------------------
 
-    async def intent(self, seat: int, action: int | str, version: int, client_id: str) -> Ack:
-        """Check an intent, commit it, tell everyone, let the bots answer; the ack."""
+    async def intent(
+        self, conn: Connection, action: int | str, version: int, client_id: str
+    ) -> None:
+        """Check an intent, commit it, ack it on ``conn``, tell everyone, let the bots answer.
+
+        The ack is queued before the events and prompts the decision causes, so a client
+        knows its intent is durable before it is asked for the next decision.
+        """
+        seat = conn.seat
+        assert seat is not None
         async with self.lock:
             done = self.client_ids.get((seat, client_id))
             if done is not None:
-                return Ack(client_id=client_id, decision=done, duplicate=True)
+                conn.put(Ack(client_id=client_id, decision=done, duplicate=True))
+                return
             if self.match.over:
                 raise ApiError("match_over", "the match is over; no more decisions")
             if version > self.version or version < self.seen[seat].since:
@@ -254,9 +264,8 @@ class Table:
                 raise ApiError("illegal", str(e)) from None
             except PaohuziError as e:
                 raise ApiError("bad_action", str(e)) from None
-            seq = await self._commit(seat, aid, client_id)
+            await self._commit(seat, aid, client_id, conn)
             await self._run_bots()
-            return Ack(client_id=client_id, decision=seq)
 
     async def start(self) -> None:
         """Let the bots play up to the first human decision (after a start or a restore)."""
@@ -272,7 +281,9 @@ class Table:
             act = self.bots[s].act(view(st, s))
             await self._commit(s, st.verify(s, act.id), None)
 
-    async def _commit(self, seat: int, aid: int, client_id: str | None) -> int:
+    async def _commit(
+        self, seat: int, aid: int, client_id: str | None, reply: Connection | None = None
+    ) -> int:
         st = self.match.current
         assert st is not None
         rnd = len(self.match.finished)
@@ -297,6 +308,8 @@ class Table:
         self.decisions.append((rnd, seat, aid))
         if client_id is not None:
             self.client_ids[(seat, client_id)] = seq
+            if reply is not None:
+                reply.put(Ack(client_id=client_id, decision=seq))
         self._advance()
         self._broadcast()
         return seq
