@@ -138,10 +138,12 @@ def start(srv: Server, code: str, host: str) -> int:
     return int(r.json()["match_id"])
 
 
-def seated_room(srv: Server, humans: int = 3, bot: str = "random") -> tuple[str, list[str]]:
+def seated_room(
+    srv: Server, humans: int = 3, bot: str = "random", rounds: int = 1
+) -> tuple[str, list[str]]:
     """A room with ``humans`` guests in seats 0.. and bots in the rest (not started)."""
     tokens = [guest(srv, f"p{i}") for i in range(humans)]
-    code = room(srv, tokens[0])
+    code = room(srv, tokens[0], rounds=rounds)
     for i, t in enumerate(tokens):
         assert join(srv, code, t, i) == i
     if humans < 3:
@@ -215,8 +217,11 @@ class Player:
                 await self._act(ws)
         elif t == "ack":
             assert self.pending is not None and m["client_id"] == self.pending["client_id"]
-            self.acks.append((m["decision"], self.pending["action"]))
+            if not m["duplicate"] or all(d != m["decision"] for d, _ in self.acks):
+                self.acks.append((m["decision"], self.pending["action"]))
             self.pending = None
+            if act:  # a snapshot may have come while the (retried) intent was in flight
+                await self._act(ws)
         elif t == "error":
             self.errors.append(m)
             if self.pending is not None and m.get("client_id") == self.pending["client_id"]:

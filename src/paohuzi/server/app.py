@@ -352,6 +352,8 @@ def create_app(db_url: str) -> FastAPI:
                 if body.seat is not None
                 else [s for s in range(3) if s not in {x.seat for x in seats}]
             )
+            if not wanted:
+                raise ApiError("room_full", "the room is full", 409)
             for seat in wanted:
                 bot = await accounts.create_account(
                     db, kind="bot", nickname=f"{body.bot} bot", grant=HONG_GUAI_WAN.starting_balance
