@@ -9,12 +9,12 @@ import pytest
 pytest.importorskip("alembic")
 pytest.importorskip("typer")
 
-from alembic.autogenerate import compare_metadata  # noqa: E402
-from alembic.migration import MigrationContext  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from typer.testing import CliRunner
 
-from paohuzi.cli.app import app  # noqa: E402
-from paohuzi.server.db import Base, default_db_url, sync_engine  # noqa: E402
+from paohuzi.cli.app import app
+from paohuzi.server.db import Base, default_db_url, sync_engine
 
 
 def test_db_upgrade_command_and_schema(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("pydantic")
 
-import paohuzi  # noqa: E402
-from paohuzi.server.protocol import (  # noqa: E402
+import paohuzi
+from paohuzi.server.protocol import (
     Act,
     client_adapter,
     render_doc,

@@ -32,8 +32,8 @@ __all__ = [
     "Snapshot",
     "Waiting",
     "client_adapter",
-    "schemas",
     "render_doc",
+    "schemas",
     "schemas_text",
     "view_to_dict",
 ]
