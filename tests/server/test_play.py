@@ -24,16 +24,23 @@ async def _play(srv: Server, code: str, players: list[Player], host: str) -> int
 
 
 def _check_no_leak(players: list[Player], states: list[Any]) -> None:
-    """Every event and snapshot a seat got is exactly what the core lets it see (§14)."""
+    """Every event, snapshot and prompt a seat got is exactly what the core lets it see (§14)."""
+    records = [paohuzi.round_record(st) for st in states]
     for p in players:
         assert p.seat is not None
         assert p.events == seat_events(states, p.seat)
-        for snap in p.snapshots:
-            rnd, version = snap["round"], snap["version"]
+        for m in p.messages:
+            if m["type"] not in ("snapshot", "prompt"):
+                continue
+            rnd, version = m["round"], m["version"]
             before = sum(len(st.decisions) for st in states[:rnd])
-            st = paohuzi.replay(paohuzi.round_record(states[rnd]), upto=version - before)
-            assert snap["view"] == view_to_dict(paohuzi.view(st, p.seat))
-            assert [a["id"] for a in snap["legal"]] == list(st.legal_actions(p.seat))
+            st = paohuzi.replay(records[rnd], upto=version - before)
+            if m["type"] == "snapshot":
+                assert m["view"] == view_to_dict(paohuzi.view(st, p.seat))
+            else:  # in a claim window a seat learns only whether it may claim itself
+                assert m["to_act"] == list(paohuzi.view(st, p.seat).to_act)
+            legal = list(st.legal_actions(p.seat)) if not st.over else []
+            assert [a["id"] for a in m["legal"]] == legal
         for m in p.messages:  # no message carries another seat's hand while play goes on
             if m["type"] == "event" and m["event"]["kind"] == "deal":
                 hands = m["event"]["hands"]
@@ -67,6 +74,12 @@ async def test_two_players_and_a_bot(server: Server) -> None:
     check_ledger(server, code, match_id, states)
     bot_moves = [a for r in record.rounds for a in r.actions if a.seat == 2]
     assert bot_moves  # the bot seat played through the same commit path
+    # A finished match refuses intents, and says so.
+    async with websockets.connect(server.ws(code)) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": tokens[0]}))
+        assert (await _recv_until(ws, "match_over"))["match_id"] == match_id
+        await ws.send(json.dumps({"type": "act", "action": 20, "version": 0, "client_id": "z"}))
+        assert (await _recv_until(ws, "error"))["code"] == "match_over"
 
 
 async def test_no_leak_over_random_games(server: Server) -> None:
