@@ -260,4 +260,5 @@ def check_ledger(srv: Server, code: str, match_id: int, states: list[Any]) -> No
             if r["round"] == i:
                 deltas[seat_of[r["account_id"]]] += r["delta"]
         assert sum(deltas) == 0
+        assert all(r["balance_after"] >= 0 for r in rows)
         assert tuple(deltas) == st.result.deltas

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from .conftest import Player, Server, check_ledger, replayed, seat_events, seated_room, start
 
 
@@ -54,3 +56,34 @@ def _stuck(players: list[Player], srv: Server) -> str:
         lines.append(f"seat {p.seat} pending {p.pending} acted {p.acted_since} errors {p.errors}")
         lines += [f"    {m}"[:300] for m in p.messages[-5:]]
     return "\n".join(lines)
+
+
+async def test_sigterm_closes_sockets_with_a_code_and_keeps_the_match(tmp_path: Path) -> None:
+    import json
+
+    import websockets
+
+    srv = Server(tmp_path / "server.db", tmp_path / "server.log")
+    srv.start()
+    try:
+        code, tokens = seated_room(srv, 1, bot="random")
+        await asyncio.to_thread(start, srv, code, tokens[0])
+        async with websockets.connect(srv.ws(code)) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": tokens[0]}))
+            before = json.loads(await ws.recv())
+            assert srv.proc is not None
+            srv.proc.terminate()
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    await ws.recv()
+            assert ws.close_code == 1012  # service restart: come back later
+        await asyncio.to_thread(srv.proc.wait, 10)
+        assert "Application shutdown complete" in srv.log.read_text()
+        await asyncio.to_thread(srv.start)
+        async with websockets.connect(srv.ws(code)) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": tokens[0]}))
+            after = json.loads(await ws.recv())
+        assert after["type"] == before["type"] == "snapshot"
+        assert (after["version"], after["view"]) == (before["version"], before["view"])
+    finally:
+        srv.stop()
