@@ -18,12 +18,16 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("fastapi")
-pytest.importorskip("sqlalchemy")
-pytest.importorskip("aiosqlite")
-pytest.importorskip("argon2")
-httpx = pytest.importorskip("httpx")
-websockets = pytest.importorskip("websockets")
+try:  # the server's extra; without it these tests are not collected
+    import aiosqlite  # noqa: F401
+    import alembic  # noqa: F401
+    import argon2  # noqa: F401
+    import fastapi  # noqa: F401
+    import httpx
+    import sqlalchemy  # noqa: F401
+    import websockets
+except ImportError:  # pragma: no cover - depends on the install
+    collect_ignore_glob = ["test_*.py"]
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
