@@ -11,8 +11,8 @@ from websockets.sync.client import connect
 
 from .conftest import Server, seated_room, start
 
-_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(
-    max_size=12
+_scalars = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
 )
 _json = st.recursive(
     _scalars,

@@ -119,3 +119,16 @@ def test_room_options(server: Server) -> None:
         bad = httpx.post(f"{server.http}/rooms", json={"rules": rules}, headers=auth(host))
         assert bad.status_code == 400 and bad.json()["code"] == code, (rules, bad.text)
     assert httpx.get(f"{server.http}/rooms/000000x").status_code == 404
+
+
+def test_login_is_rate_limited(server: Server) -> None:
+    assert _register(server, "carol").status_code == 201
+
+    def attempt(password: str) -> httpx.Response:
+        return httpx.post(
+            f"{server.http}/accounts/login", json={"username": "carol", "password": password}
+        )
+
+    assert [attempt(f"wrong {i}").status_code for i in range(5)] == [401] * 5
+    limited = attempt("correct horse")  # even the right password waits now
+    assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"

@@ -74,6 +74,12 @@ async def test_two_players_and_a_bot(server: Server) -> None:
     check_ledger(server, code, match_id, states)
     bot_moves = [a for r in record.rounds for a in r.actions if a.seat == 2]
     assert bot_moves  # the bot seat played through the same commit path
+    # The account's history lists the match with its net 悟性.
+    mine = httpx.get(
+        f"{server.http}/accounts/me/matches", headers={"Authorization": f"Bearer {tokens[1]}"}
+    ).json()
+    assert mine[0]["match_id"] == match_id and mine[0]["status"] == "finished"
+    assert mine[0]["seat"] == 1 and mine[0]["net"] == sum(st.result.deltas[1] for st in states)
     # A finished match refuses intents, and says so.
     async with websockets.connect(server.ws(code)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": tokens[0]}))

@@ -6,6 +6,8 @@ import asyncio
 import hashlib
 import re
 import secrets
+import time
+from collections import deque
 from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
@@ -18,6 +20,7 @@ from .errors import ApiError
 
 __all__ = [
     "GRANT",
+    "LoginLimiter",
     "TOKEN_LIFETIME",
     "account_for_token",
     "create_account",
@@ -123,3 +126,38 @@ async def logout(db: AsyncSession, token: str) -> None:
     row = await db.get(SessionToken, hash_token(token))
     if row is not None:
         await db.delete(row)
+
+
+class LoginLimiter:
+    """Refuse logins for a name or an address after too many failures in a window.
+
+    In memory, per process: enough to stop a password-guessing loop against one server.
+    """
+
+    def __init__(self, per_name: int = 5, per_address: int = 20, window: float = 60.0) -> None:
+        self.limits = {"name": per_name, "address": per_address}
+        self.window = window
+        self.failures: dict[tuple[str, str], deque[float]] = {}
+
+    def _recent(self, key: tuple[str, str]) -> deque[float]:
+        q = self.failures.setdefault(key, deque())
+        cutoff = time.monotonic() - self.window
+        while q and q[0] < cutoff:
+            q.popleft()
+        return q
+
+    def check(self, name: str, address: str) -> None:
+        """Raise ``rate_limited`` (429) if either key has used up its failures."""
+        for kind, value in (("name", name), ("address", address)):
+            if len(self._recent((kind, value))) >= self.limits[kind]:
+                raise ApiError(
+                    "rate_limited",
+                    f"too many failed logins; wait {int(self.window)} seconds",
+                    429,
+                )
+
+    def failed(self, name: str, address: str) -> None:
+        """Count a failed login against both keys."""
+        now_ = time.monotonic()
+        self._recent(("name", name)).append(now_)
+        self._recent(("address", address)).append(now_)

@@ -184,9 +184,17 @@ def create_app(db_url: str) -> FastAPI:
         await db.commit()
         return {"token": token, "account": _account_json(acct)}
 
+    limiter = accounts.LoginLimiter()
+
     @app.post("/accounts/login")
-    async def login(body: Credentials, db: Db) -> dict[str, Any]:
-        acct = await accounts.login(db, body.username, body.password)
+    async def login(body: Credentials, db: Db, request: Request) -> dict[str, Any]:
+        address = request.client.host if request.client else "?"
+        limiter.check(body.username, address)
+        try:
+            acct = await accounts.login(db, body.username, body.password)
+        except ApiError:
+            limiter.failed(body.username, address)
+            raise
         token = await accounts.new_session(db, acct)
         await db.commit()
         return {"token": token, "account": _account_json(acct)}
@@ -217,6 +225,37 @@ def create_app(db_url: str) -> FastAPI:
             )
         ).all()
         return [_ledger_json(r) for r in rows]
+
+    @app.get("/accounts/me/matches")
+    async def my_matches(me: Me, db: Db) -> list[dict[str, Any]]:
+        rows = (
+            await db.execute(
+                select(MatchRow, RoomSeat.seat, RoomRow.code)
+                .join(RoomSeat, RoomSeat.room_id == MatchRow.room_id)
+                .join(RoomRow, RoomRow.id == MatchRow.room_id)
+                .where(RoomSeat.account_id == me.id)
+                .order_by(MatchRow.id.desc())
+            )
+        ).all()
+        out = []
+        for match, seat, code in rows:
+            net = await db.scalar(
+                select(func.coalesce(func.sum(LedgerEntry.delta), 0)).where(
+                    LedgerEntry.match_id == match.id, LedgerEntry.account_id == me.id
+                )
+            )
+            out.append(
+                {
+                    "match_id": match.id,
+                    "room": code,
+                    "seat": seat,
+                    "status": match.status,
+                    "rounds": match.rounds_total,
+                    "net": int(net or 0),
+                    "started": match.created_at.isoformat(),
+                }
+            )
+        return out
 
     def _ledger_json(r: LedgerEntry) -> dict[str, Any]:
         return {
