@@ -20,8 +20,8 @@ from .errors import ApiError
 
 __all__ = [
     "GRANT",
-    "LoginLimiter",
     "TOKEN_LIFETIME",
+    "LoginLimiter",
     "account_for_token",
     "create_account",
     "hash_token",
