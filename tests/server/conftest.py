@@ -162,8 +162,11 @@ def seated_room(
 class Player:
     """A seat's client: random legal play, event numbering checked, reconnects on a drop."""
 
-    def __init__(self, srv: Server, code: str, token: str, seed: int) -> None:
+    def __init__(
+        self, srv: Server, code: str, token: str, seed: int, spectate: bool = False
+    ) -> None:
         self.srv, self.code, self.token = srv, code, token
+        self.spectate = spectate
         self.rng = random.Random(seed)
         self.seat: int | None = None
         self.events: list[tuple[int, dict[str, Any]]] = []
@@ -182,13 +185,14 @@ class Player:
             try:
                 async with websockets.connect(self.srv.ws(self.code)) as ws:
                     since = len(self.events)
-                    await ws.send(json.dumps({"type": "auth", "token": self.token, "since": since}))
+                    hello = {"type": "auth", "token": self.token, "since": since}
+                    await ws.send(json.dumps({**hello, "spectate": self.spectate}))
                     if self.pending is not None:  # an intent the server never acknowledged
                         await ws.send(json.dumps(self.pending))
                     async for text in ws:
                         m = json.loads(text)
                         self.messages.append(m)
-                        await self._on(ws, m, act)
+                        await self._on(ws, m, act and not self.spectate)
                         if self.over is not None:
                             return
             except (OSError, websockets.ConnectionClosed):

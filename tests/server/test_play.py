@@ -12,7 +12,16 @@ import websockets
 import paohuzi
 from paohuzi.server.protocol import view_to_dict
 
-from .conftest import Player, Server, check_ledger, replayed, seat_events, seated_room, start
+from .conftest import (
+    Player,
+    Server,
+    check_ledger,
+    guest,
+    replayed,
+    seat_events,
+    seated_room,
+    start,
+)
 
 
 async def _play(srv: Server, code: str, players: list[Player], host: str) -> int:
@@ -27,7 +36,7 @@ def _check_no_leak(players: list[Player], states: list[Any]) -> None:
     """Every event, snapshot and prompt a seat got is exactly what the core lets it see (§14)."""
     records = [paohuzi.round_record(st) for st in states]
     for p in players:
-        assert p.seat is not None
+        assert (p.seat is None) == p.spectate
         assert p.events == seat_events(states, p.seat)
         for m in p.messages:
             if m["type"] not in ("snapshot", "prompt"):
@@ -39,7 +48,7 @@ def _check_no_leak(players: list[Player], states: list[Any]) -> None:
                 assert m["view"] == view_to_dict(paohuzi.view(st, p.seat))
             else:  # in a claim window a seat learns only whether it may claim itself
                 assert m["to_act"] == list(paohuzi.view(st, p.seat).to_act)
-            legal = list(st.legal_actions(p.seat)) if not st.over else []
+            legal = list(st.legal_actions(p.seat)) if not st.over and not p.spectate else []
             assert [a["id"] for a in m["legal"]] == legal
         for m in p.messages:  # no message carries another seat's hand while play goes on
             if m["type"] == "event" and m["event"]["kind"] == "deal":
@@ -68,9 +77,11 @@ async def test_three_players_play_a_match(server: Server) -> None:
 async def test_two_players_and_a_bot(server: Server) -> None:
     code, tokens = seated_room(server, 2, bot="heuristic")
     players = [Player(server, code, t, seed=10 + i) for i, t in enumerate(tokens)]
-    match_id = await _play(server, code, players, tokens[0])
+    watcher = Player(server, code, guest(server, "watcher"), seed=0, spectate=True)
+    match_id = await _play(server, code, [*players, watcher], tokens[0])
     record, states = replayed(server, match_id)
-    _check_no_leak(players, states)
+    _check_no_leak([*players, watcher], states)  # the spectator: the public view only
+    assert watcher.events and watcher.acks == []
     check_ledger(server, code, match_id, states)
     bot_moves = [a for r in record.rounds for a in r.actions if a.seat == 2]
     assert bot_moves  # the bot seat played through the same commit path
@@ -139,6 +150,15 @@ async def test_authorization(server: Server) -> None:
             token = httpx.post(f"{server.http}/accounts/guest", json={"nickname": "o"}).json()
             await outsider.send(json.dumps({"type": "auth", "token": token["token"]}))
             assert (await _recv_until(outsider, "error"))["code"] == "not_seated"
+        async with websockets.connect(server.ws(code)) as watcher:
+            await watcher.send(json.dumps({"type": "auth", "token": token["token"],
+                                           "spectate": True}))  # fmt: skip
+            snap = await _recv_until(watcher, "snapshot")
+            assert snap["seat"] is None and snap["legal"] == []
+            assert all(h is None for h in snap["view"]["hands"])
+            await watcher.send(json.dumps(
+                {"type": "act", "action": legal, "version": 0, "client_id": "w"}))  # fmt: skip
+            assert (await _recv_until(watcher, "error"))["code"] == "spectator"
         await sockets[other].send(json.dumps({"type": "resync"}))
         assert (await _recv_until(sockets[other], "snapshot"))["version"] == 0
     finally:

@@ -446,8 +446,9 @@ def create_app(db_url: str) -> FastAPI:
             )
             hub.tables[code] = table
             for conn in hub.waiting.pop(code, []):
-                conn.seat = table.seat_of(conn.account_id or -1)
-                if conn.seat is not None:
+                if not conn.spectator:
+                    conn.seat = table.seat_of(conn.account_id or -1)
+                if conn.spectator or conn.seat is not None:
                     await table.attach(conn, conn.since)
             await table.start()
             return {"match_id": row.id, "room": await _room_json(db, room)}
@@ -554,7 +555,7 @@ def create_app(db_url: str) -> FastAPI:
             await _auth(m, code, conn)
         elif conn.account_id is None:
             conn.put(ErrorMsg(code="unauthenticated", reason="send an auth message first"))
-        elif conn.table is None or conn.seat is None:
+        elif conn.table is None:
             conn.put(ErrorMsg(code="not_started", reason="the match has not started"))
         elif isinstance(m, Resync):
             await conn.table.attach(conn, None)
@@ -589,11 +590,17 @@ def create_app(db_url: str) -> FastAPI:
                     RoomSeat.room_id == room.id, RoomSeat.account_id == acct.id
                 )
             )
-        if seat is None:
+        if m.spectate:
+            if not room.public and room.host_id != acct.id:
+                conn.put(ErrorMsg(code="private", reason="only the host may watch a private room"))
+                return
+            seat = None
+        elif seat is None:
             conn.put(ErrorMsg(code="not_seated", reason="this account has no seat in the room"))
             return
         conn.account_id = acct.id
         conn.seat = seat
+        conn.spectator = m.spectate
         conn.since = m.since
         table = hub.tables.get(code)
         if table is None and room.status == "finished":

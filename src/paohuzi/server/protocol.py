@@ -49,11 +49,15 @@ class _Msg(BaseModel):
 
 
 class Auth(_Msg):
-    """First message: the session token; ``since`` asks for the seat's events after it."""
+    """First message: the session token; ``since`` asks for the seat's events after it.
+
+    ``spectate`` watches the room with the public view (a public room, or its host).
+    """
 
     type: Literal["auth"]
     token: Annotated[str, Field(min_length=1, max_length=200)]
     since: Annotated[int | None, Field(ge=0)] = None
+    spectate: bool = False
 
 
 class Act(_Msg):
@@ -104,7 +108,7 @@ class Snapshot(_Msg):
 
     type: Literal["snapshot"] = "snapshot"
     match_id: int
-    seat: int
+    seat: int | None  # None: a spectator
     round: int
     version: int  # decisions applied in the match so far; an intent quotes it
     since: int  # the version at which the seat's current decision opened
@@ -156,7 +160,7 @@ class Waiting(_Msg):
 
     type: Literal["waiting"] = "waiting"
     room: str
-    seat: int
+    seat: int | None
 
 
 class MatchOver(_Msg):

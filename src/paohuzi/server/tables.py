@@ -41,7 +41,8 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._send = send
         self.account_id: int | None = None
-        self.seat: int | None = None
+        self.seat: int | None = None  # None: a spectator (once attached)
+        self.spectator = False
         self.table: Table | None = None
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
@@ -77,6 +78,15 @@ class _Seen:
     since: int = 0
 
 
+def _who(index: int) -> int | None:
+    """The seat of a ``Table.seen``/``conns`` index (3: the spectators, seat None)."""
+    return None if index == 3 else index
+
+
+def _index(seat: int | None) -> int:
+    return 3 if seat is None else seat
+
+
 class Table:
     """A match in play. Every change holds ``lock``; nothing is told before it is durable."""
 
@@ -96,8 +106,9 @@ class Table:
         self.lock = asyncio.Lock()
         self.decisions: list[tuple[int, int, int]] = []  # (round, seat, id), seq = index + 1
         self.client_ids: dict[tuple[int, str], int] = {}  # (seat, client id) -> seq
-        self.conns: list[set[Connection]] = [set(), set(), set()]
-        self.seen = [_Seen(), _Seen(), _Seen()]
+        # Index 3 holds the spectators: the public view (RULES.md §14, seat None).
+        self.conns: list[set[Connection]] = [set(), set(), set(), set()]
+        self.seen = [_Seen(), _Seen(), _Seen(), _Seen()]
         self.bots: dict[int, Bot] = {
             s: make_bot(info.bot, seed=match_id * 3 + s)
             for s, info in enumerate(seats)
@@ -132,10 +143,10 @@ class Table:
         st = self.state
         rnd = self.round
         for e in st.log[self._log_pos :]:
-            for s in range(3):
-                c = e.censor(s)
+            for i in range(4):
+                c = e.censor(_who(i))
                 if c is not None:
-                    self.seen[s].events.append((rnd, c.to_dict()))
+                    self.seen[i].events.append((rnd, c.to_dict()))
         self._log_pos = len(st.log)
         for s in range(3):
             v = view(st, s)
@@ -148,17 +159,16 @@ class Table:
 
     # -- messages --------------------------------------------------------------------
 
-    def _legal(self, s: int) -> list[LegalAction]:
+    def _legal(self, s: int | None) -> list[LegalAction]:
         st = self.state
-        if st.phase is Phase.OVER:
+        if st.phase is Phase.OVER or s is None:
             return []
         return [LegalAction(id=a.id, text=a.text()) for a in st.legal_moves(s)]
 
     def snapshot(self, conn: Connection, since: int | None = None) -> None:
         """Queue (events after ``since``, then) the seat's snapshot on ``conn``."""
         s = conn.seat
-        assert s is not None
-        events = self.seen[s].events
+        events = self.seen[_index(s)].events
         if since is not None:
             for i in range(since, len(events)):
                 rnd, ev = events[i]
@@ -173,7 +183,7 @@ class Table:
                 seat=s,
                 round=self.round,
                 version=self.version,
-                since=self.seen[s].since,
+                since=self.seen[_index(s)].since,
                 seq=len(events),
                 view=view_to_dict(view(st, s)),
                 legal=self._legal(s),
@@ -192,13 +202,14 @@ class Table:
     def _broadcast(self) -> None:
         st = self.state
         acting = st.to_act()
-        for s in range(3):
-            events = self.seen[s].events
+        for i in range(4):
+            s = _who(i)
+            events = self.seen[i].events
             legal = self._legal(s)
-            for conn in self.conns[s]:
-                for i in range(conn.sent, len(events)):
-                    rnd, ev = events[i]
-                    conn.put(EventMsg(seq=i + 1, round=rnd, event=ev))
+            for conn in self.conns[i]:
+                for n in range(conn.sent, len(events)):
+                    rnd, ev = events[n]
+                    conn.put(EventMsg(seq=n + 1, round=rnd, event=ev))
                 conn.sent = len(events)
                 to_act = (
                     list(acting) if st.phase is not Phase.CLAIM else [a for a in acting if a == s]
@@ -207,7 +218,7 @@ class Table:
                     Prompt(
                         round=self.round,
                         version=self.version,
-                        since=self.seen[s].since,
+                        since=self.seen[i].since,
                         to_act=to_act,
                         legal=legal,
                     )
@@ -220,15 +231,13 @@ class Table:
     async def attach(self, conn: Connection, since: int | None) -> None:
         """Register a seat's socket and send it the snapshot."""
         async with self.lock:
-            assert conn.seat is not None
             conn.table = self
-            self.conns[conn.seat].add(conn)
+            self.conns[_index(conn.seat)].add(conn)
             self.snapshot(conn, since)
 
     def detach(self, conn: Connection) -> None:
         """Forget a closed socket."""
-        if conn.seat is not None:
-            self.conns[conn.seat].discard(conn)
+        self.conns[_index(conn.seat)].discard(conn)
 
     # -- decisions ---------------------------------------------------------------------
 
@@ -241,7 +250,8 @@ class Table:
         knows its intent is durable before it is asked for the next decision.
         """
         seat = conn.seat
-        assert seat is not None
+        if seat is None:
+            raise ApiError("spectator", "a spectator cannot act")
         async with self.lock:
             done = self.client_ids.get((seat, client_id))
             if done is not None:
