@@ -34,4 +34,5 @@ from . import arena as _arena  # noqa: E402,F401
 from . import play as _play  # noqa: E402,F401
 from . import replay as _replay  # noqa: E402,F401
 from . import score as _score  # noqa: E402,F401
+from . import serve as _serve  # noqa: E402,F401
 from . import simulate as _simulate  # noqa: E402,F401

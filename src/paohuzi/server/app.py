@@ -1,0 +1,618 @@
+"""The FastAPI application: accounts and rooms over HTTP, play over a WebSocket."""
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import fields
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..core.errors import PaohuziError
+from ..core.match import Match
+from ..core.rules import HONG_GUAI_WAN, RuleSet
+from . import accounts
+from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
+from .errors import ApiError
+from .protocol import MAX_MESSAGE, Act, Auth, ErrorMsg, Ping, Pong, Resync, Waiting, client_adapter
+from .tables import Connection, SeatInfo, Table
+
+__all__ = ["HOST_RULES", "create_app"]
+
+log = logging.getLogger("paohuzi.server")
+
+# The RuleSet fields a host may set for a room (the rest are the 红拐弯 rules).
+HOST_RULES = frozenset(f.name for f in fields(RuleSet)) - {"rounds_per_match", "starting_balance"}
+BOT_KINDS = ("random", "heuristic")
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Credentials(_Body):
+    """Username and password."""
+
+    username: Annotated[str, Field(max_length=64)]
+    password: Annotated[str, Field(max_length=200)]
+
+
+class RegisterBody(Credentials):
+    """A new account; the nickname defaults to the username."""
+
+    nickname: Annotated[str | None, Field(max_length=64)] = None
+
+
+class GuestBody(_Body):
+    """A guest account."""
+
+    nickname: Annotated[str, Field(max_length=64)]
+
+
+class RoomBody(_Body):
+    """Room options: rounds, public or private, and RuleSet fields to change."""
+
+    rounds: Annotated[int, Field(ge=1, le=32)] = 8
+    public: bool = True
+    rules: dict[str, int | bool | str] = Field(default_factory=dict)
+
+
+class JoinBody(_Body):
+    """Which seat to take (None: the first free one)."""
+
+    seat: Annotated[int | None, Field(ge=0, le=2)] = None
+
+
+class BotBody(_Body):
+    """Fill a seat (None: every free seat) with a bot."""
+
+    seat: Annotated[int | None, Field(ge=0, le=2)] = None
+    bot: str = "heuristic"
+
+
+class Hub:
+    """The live tables, by room code, and the sockets waiting for a room to start."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+        self.tables: dict[str, Table] = {}
+        self.waiting: dict[str, list[Connection]] = {}
+        self.lock = asyncio.Lock()  # room changes (join, leave, bots, start)
+
+    async def restore(self) -> None:
+        """Rebuild every unfinished match from its log (after a restart or a crash)."""
+        async with self.sessions() as db:
+            rows = (await db.scalars(select(MatchRow).where(MatchRow.status == "playing"))).all()
+            for row in rows:
+                room = await db.get(RoomRow, row.room_id)
+                assert room is not None
+                table = await Table.load(self.sessions, row, await _seat_infos(db, room.id))
+                self.tables[room.code] = table
+        for table in self.tables.values():
+            await table.start()
+
+
+async def _seat_infos(db: AsyncSession, room_id: int) -> list[SeatInfo]:
+    seats = (
+        await db.scalars(
+            select(RoomSeat).where(RoomSeat.room_id == room_id).order_by(RoomSeat.seat)
+        )
+    ).all()
+    return [SeatInfo(s.account_id, s.bot) for s in seats]
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+def create_app(db_url: str) -> FastAPI:
+    """The application for the database at ``db_url`` (migrated on start)."""
+    engine, sessions = make_engine(db_url)
+    hub = Hub(sessions)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(upgrade, db_url)
+        await hub.restore()
+        app.state.ready = True
+        log.info("ready: %d tables restored", len(hub.tables))
+        yield
+        app.state.ready = False
+        for table in hub.tables.values():
+            async with table.lock:  # a commit in progress finishes first
+                for conns in table.conns:
+                    for c in conns:
+                        c.close()
+        await engine.dispose()
+
+    app = FastAPI(title="paohuzi server", version="0.2.0", lifespan=lifespan)
+    app.state.ready = False
+    app.state.hub = hub
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"code": exc.code, "reason": exc.reason}, status_code=exc.status)
+
+    async def db_session() -> AsyncIterator[AsyncSession]:
+        async with sessions() as db:
+            yield db
+
+    Db = Annotated[AsyncSession, Depends(db_session)]
+
+    async def current(db: Db, authorization: Annotated[str | None, Header()] = None) -> Account:
+        acct = await accounts.account_for_token(db, _bearer(authorization))
+        if acct is None:
+            raise ApiError("unauthenticated", "a valid bearer token is required", 401)
+        return acct
+
+    Me = Annotated[Account, Depends(current)]
+
+    def _account_json(a: Account) -> dict[str, Any]:
+        return {
+            "id": a.id,
+            "username": a.username,
+            "nickname": a.nickname,
+            "kind": a.kind,
+            "balance": a.balance,
+        }
+
+    @app.get("/health")
+    async def health() -> JSONResponse:
+        ok = bool(app.state.ready)
+        return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
+
+    @app.post("/accounts/register", status_code=201)
+    async def register(body: RegisterBody, db: Db) -> dict[str, Any]:
+        acct = await accounts.create_account(
+            db,
+            kind="user",
+            nickname=body.nickname or body.username,
+            username=body.username,
+            password=body.password,
+        )
+        token = await accounts.new_session(db, acct)
+        await db.commit()
+        return {"token": token, "account": _account_json(acct)}
+
+    limiter = accounts.LoginLimiter()
+
+    @app.post("/accounts/login")
+    async def login(body: Credentials, db: Db, request: Request) -> dict[str, Any]:
+        address = request.client.host if request.client else "?"
+        limiter.check(body.username, address)
+        try:
+            acct = await accounts.login(db, body.username, body.password)
+        except ApiError:
+            limiter.failed(body.username, address)
+            raise
+        token = await accounts.new_session(db, acct)
+        await db.commit()
+        return {"token": token, "account": _account_json(acct)}
+
+    @app.post("/accounts/guest", status_code=201)
+    async def guest(body: GuestBody, db: Db) -> dict[str, Any]:
+        acct = await accounts.create_account(db, kind="guest", nickname=body.nickname)
+        token = await accounts.new_session(db, acct)
+        await db.commit()
+        return {"token": token, "account": _account_json(acct)}
+
+    @app.post("/accounts/logout", status_code=204)
+    async def logout(me: Me, db: Db, authorization: Annotated[str | None, Header()] = None) -> None:
+        token = _bearer(authorization)
+        assert token is not None
+        await accounts.logout(db, token)
+        await db.commit()
+
+    @app.get("/accounts/me")
+    async def me_(me: Me) -> dict[str, Any]:
+        return _account_json(me)
+
+    @app.get("/accounts/me/ledger")
+    async def ledger(me: Me, db: Db) -> list[dict[str, Any]]:
+        rows = (
+            await db.scalars(
+                select(LedgerEntry).where(LedgerEntry.account_id == me.id).order_by(LedgerEntry.id)
+            )
+        ).all()
+        return [_ledger_json(r) for r in rows]
+
+    @app.get("/accounts/me/matches")
+    async def my_matches(me: Me, db: Db) -> list[dict[str, Any]]:
+        rows = (
+            await db.execute(
+                select(MatchRow, RoomSeat.seat, RoomRow.code)
+                .join(RoomSeat, RoomSeat.room_id == MatchRow.room_id)
+                .join(RoomRow, RoomRow.id == MatchRow.room_id)
+                .where(RoomSeat.account_id == me.id)
+                .order_by(MatchRow.id.desc())
+            )
+        ).all()
+        out = []
+        for match, seat, code in rows:
+            net = await db.scalar(
+                select(func.coalesce(func.sum(LedgerEntry.delta), 0)).where(
+                    LedgerEntry.match_id == match.id, LedgerEntry.account_id == me.id
+                )
+            )
+            out.append(
+                {
+                    "match_id": match.id,
+                    "room": code,
+                    "seat": seat,
+                    "status": match.status,
+                    "rounds": match.rounds_total,
+                    "net": int(net or 0),
+                    "started": match.created_at.isoformat(),
+                }
+            )
+        return out
+
+    def _ledger_json(r: LedgerEntry) -> dict[str, Any]:
+        return {
+            "account_id": r.account_id,
+            "delta": r.delta,
+            "balance_after": r.balance_after,
+            "reason": r.reason,
+            "match_id": r.match_id,
+            "round": r.round_index,
+        }
+
+    async def _room(db: AsyncSession, code: str) -> RoomRow:
+        room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
+        if room is None:
+            raise ApiError("no_room", f"no room {code!r}", 404)
+        return room
+
+    async def _room_json(db: AsyncSession, room: RoomRow) -> dict[str, Any]:
+        seats: list[dict[str, Any] | None] = [None, None, None]
+        for rs in (await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all():
+            acct = await db.get(Account, rs.account_id)
+            assert acct is not None
+            seats[rs.seat] = {"account_id": acct.id, "nickname": acct.nickname, "bot": rs.bot}
+        match_id = await db.scalar(select(MatchRow.id).where(MatchRow.room_id == room.id))
+        return {
+            "code": room.code,
+            "host_id": room.host_id,
+            "public": room.public,
+            "rounds": room.rounds,
+            "rules": room.rules,
+            "status": room.status,
+            "seats": seats,
+            "match_id": match_id,
+        }
+
+    @app.post("/rooms", status_code=201)
+    async def create_room(body: RoomBody, me: Me, db: Db) -> dict[str, Any]:
+        bad = sorted(set(body.rules) - HOST_RULES)
+        if bad:
+            raise ApiError("bad_rules", f"a host may not set {bad!r}")
+        try:
+            rules = HONG_GUAI_WAN.with_(**body.rules, rounds_per_match=body.rounds)
+        except (PaohuziError, TypeError) as e:
+            raise ApiError("bad_rules", str(e)) from None
+        for _ in range(20):
+            code = f"{secrets.randbelow(10**6):06d}"
+            if await db.scalar(select(RoomRow.id).where(RoomRow.code == code)) is None:
+                break
+        else:  # pragma: no cover - a million codes
+            raise ApiError("busy", "no free room code; try again", 503)
+        room = RoomRow(
+            code=code,
+            host_id=me.id,
+            public=body.public,
+            rounds=body.rounds,
+            rules=rules.to_dict(),
+            status="open",
+        )
+        db.add(room)
+        await db.commit()
+        return await _room_json(db, room)
+
+    @app.get("/rooms")
+    async def lobby(db: Db) -> list[dict[str, Any]]:
+        rooms = (
+            await db.scalars(
+                select(RoomRow)
+                .where(RoomRow.public.is_(True), RoomRow.status == "open")
+                .order_by(RoomRow.id.desc())
+                .limit(100)
+            )
+        ).all()
+        return [await _room_json(db, r) for r in rooms]
+
+    @app.get("/rooms/{code}")
+    async def room_info(code: str, db: Db) -> dict[str, Any]:
+        return await _room_json(db, await _room(db, code))
+
+    async def _open_room(db: AsyncSession, code: str) -> tuple[RoomRow, list[RoomSeat]]:
+        room = await _room(db, code)
+        if room.status != "open":
+            raise ApiError("room_started", f"room {code} has started", 409)
+        seats = list((await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all())
+        return room, seats
+
+    def _free_seat(seats: list[RoomSeat], wanted: int | None) -> int:
+        taken = {s.seat for s in seats}
+        if wanted is not None:
+            if wanted in taken:
+                raise ApiError("seat_taken", f"seat {wanted} is taken", 409)
+            return wanted
+        free = [s for s in range(3) if s not in taken]
+        if not free:
+            raise ApiError("room_full", "the room is full", 409)
+        return free[0]
+
+    @app.post("/rooms/{code}/join")
+    async def join(code: str, body: JoinBody, me: Me, db: Db) -> dict[str, Any]:
+        async with hub.lock:
+            room, seats = await _open_room(db, code)
+            if any(s.account_id == me.id for s in seats):
+                raise ApiError("already_seated", "this account already has a seat here", 409)
+            seat = _free_seat(seats, body.seat)
+            db.add(RoomSeat(room_id=room.id, seat=seat, account_id=me.id, bot=None))
+            await db.commit()
+            return {"seat": seat, "room": await _room_json(db, room)}
+
+    @app.post("/rooms/{code}/leave")
+    async def leave(code: str, me: Me, db: Db) -> dict[str, Any]:
+        async with hub.lock:
+            room, seats = await _open_room(db, code)
+            mine = [s for s in seats if s.account_id == me.id]
+            if not mine:
+                raise ApiError("not_seated", "this account has no seat here", 409)
+            for s in mine:
+                await db.delete(s)
+            await db.commit()
+            for c in hub.waiting.get(code, []):
+                if c.account_id == me.id:
+                    c.put(ErrorMsg(code="left", reason="you left the room"))
+            return await _room_json(db, room)
+
+    @app.post("/rooms/{code}/bots")
+    async def add_bots(code: str, body: BotBody, me: Me, db: Db) -> dict[str, Any]:
+        if body.bot not in BOT_KINDS:
+            raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {body.bot!r}")
+        async with hub.lock:
+            room, seats = await _open_room(db, code)
+            if room.host_id != me.id:
+                raise ApiError("not_host", "only the host may seat bots", 403)
+            wanted = (
+                [_free_seat(seats, body.seat)]
+                if body.seat is not None
+                else [s for s in range(3) if s not in {x.seat for x in seats}]
+            )
+            if not wanted:
+                raise ApiError("room_full", "the room is full", 409)
+            for seat in wanted:
+                bot = await accounts.create_account(
+                    db, kind="bot", nickname=f"{body.bot} bot", grant=HONG_GUAI_WAN.starting_balance
+                )
+                db.add(RoomSeat(room_id=room.id, seat=seat, account_id=bot.id, bot=body.bot))
+            await db.commit()
+            return await _room_json(db, room)
+
+    @app.post("/rooms/{code}/start")
+    async def start(code: str, me: Me, db: Db) -> dict[str, Any]:
+        async with hub.lock:
+            room, seats = await _open_room(db, code)
+            if room.host_id != me.id:
+                raise ApiError("not_host", "only the host may start the match", 403)
+            if len(seats) != 3:
+                raise ApiError("not_full", f"{len(seats)} of 3 seats are taken", 409)
+            seats.sort(key=lambda s: s.seat)
+            balances: list[int] = []
+            for s in seats:
+                acct = await db.get(Account, s.account_id)
+                assert acct is not None
+                balances.append(acct.balance)
+            rules = RuleSet.from_dict(room.rules)
+            match = Match(
+                rules, rounds=room.rounds, balances=(balances[0], balances[1], balances[2])
+            )
+            first = match.start_round()
+            row = MatchRow(
+                room_id=room.id,
+                rules=rules.to_dict(),
+                seed=match.seed,
+                rounds_total=match.rounds_total,
+                balances=balances,
+                status="playing",
+            )
+            db.add(row)
+            await db.flush()
+            db.add(
+                RoundRow(
+                    match_id=row.id,
+                    index=0,
+                    seed=match.round_seed(0),
+                    dealer=first.dealer,
+                    balances=balances,
+                )
+            )
+            room.status = "playing"
+            await db.commit()
+            table = Table(
+                sessions, row.id, room.id, [SeatInfo(s.account_id, s.bot) for s in seats], match
+            )
+            hub.tables[code] = table
+            for conn in hub.waiting.pop(code, []):
+                if not conn.spectator:
+                    conn.seat = table.seat_of(conn.account_id or -1)
+                if conn.spectator or conn.seat is not None:
+                    await table.attach(conn, conn.since)
+            await table.start()
+            return {"match_id": row.id, "room": await _room_json(db, room)}
+
+    @app.get("/matches/{match_id}/record")
+    async def match_record(match_id: int, db: Db) -> JSONResponse:
+        row = await db.get(MatchRow, match_id)
+        if row is None:
+            raise ApiError("no_match", f"no match {match_id}", 404)
+        if row.status != "finished":
+            raise ApiError("not_finished", "a match's record is public once it is over", 409)
+        room = await db.get(RoomRow, row.room_id)
+        assert room is not None
+        table = hub.tables.get(room.code)
+        if table is None or table.match_id != match_id:
+            table = await Table.load(sessions, row, await _seat_infos(db, room.id))
+        rec = table.match.record()
+        return JSONResponse(json.loads(rec.to_json()))
+
+    @app.get("/matches/{match_id}/ledger")
+    async def match_ledger(match_id: int, db: Db) -> list[dict[str, Any]]:
+        rows = (
+            await db.scalars(
+                select(LedgerEntry).where(LedgerEntry.match_id == match_id).order_by(LedgerEntry.id)
+            )
+        ).all()
+        return [_ledger_json(r) for r in rows]
+
+    @app.get("/stats")
+    async def stats(db: Db) -> dict[str, Any]:
+        total = await db.scalar(select(func.count()).select_from(LedgerEntry))
+        return {"tables": len(hub.tables), "ledger_rows": total}
+
+    @app.websocket("/ws/{code}")
+    async def play(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        conn = Connection(ws.send_text)
+        writer = asyncio.create_task(conn.pump())
+        try:
+            await _serve_socket(ws, code, conn)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn.table is not None:
+                conn.table.detach(conn)
+            with contextlib.suppress(ValueError):
+                hub.waiting.get(code, []).remove(conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 1)
+            writer.cancel()
+
+    adapter = client_adapter()
+
+    async def _serve_socket(ws: WebSocket, code: str, conn: Connection) -> None:
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            text = msg.get("text")
+            if text is None:
+                data = msg.get("bytes") or b""
+                try:
+                    text = data.decode()
+                except UnicodeDecodeError:
+                    conn.put(ErrorMsg(code="bad_json", reason="a message is UTF-8 JSON text"))
+                    continue
+            if len(text) > MAX_MESSAGE:
+                conn.put(
+                    ErrorMsg(
+                        code="too_large", reason=f"a message has at most {MAX_MESSAGE} characters"
+                    )
+                )
+                continue
+            try:
+                raw = json.loads(text)
+            except ValueError as e:
+                conn.put(ErrorMsg(code="bad_json", reason=f"not JSON: {e}"))
+                continue
+            if not isinstance(raw, dict) or raw.get("type") not in (
+                "auth",
+                "act",
+                "resync",
+                "ping",
+            ):
+                got = raw.get("type") if isinstance(raw, dict) else raw
+                conn.put(
+                    ErrorMsg(code="unknown_type", reason=f"unknown message type {str(got)[:40]!r}")
+                )
+                continue
+            try:
+                m = adapter.validate_python(raw)
+            except ValidationError as e:
+                first = e.errors()[0]
+                where = ".".join(str(x) for x in first["loc"][1:])
+                conn.put(ErrorMsg(code="bad_message", reason=f"{where}: {first['msg']}"))
+                continue
+            await _handle(m, code, conn)
+
+    async def _handle(m: Auth | Act | Resync | Ping, code: str, conn: Connection) -> None:
+        if isinstance(m, Ping):
+            conn.put(Pong())
+        elif isinstance(m, Auth):
+            await _auth(m, code, conn)
+        elif conn.account_id is None:
+            conn.put(ErrorMsg(code="unauthenticated", reason="send an auth message first"))
+        elif conn.table is None:
+            conn.put(ErrorMsg(code="not_started", reason="the match has not started"))
+        elif isinstance(m, Resync):
+            await conn.table.attach(conn, None)
+        else:
+            try:
+                await conn.table.intent(conn, m.action, m.version, m.client_id)
+            except ApiError as e:
+                conn.put(ErrorMsg(code=e.code, reason=e.reason, client_id=m.client_id))
+            except Exception:  # a failed commit: the table keeps its last durable state
+                log.exception("intent failed")
+                conn.put(
+                    ErrorMsg(
+                        code="internal", reason="not applied; try again", client_id=m.client_id
+                    )
+                )
+
+    async def _auth(m: Auth, code: str, conn: Connection) -> None:
+        if conn.account_id is not None:
+            conn.put(ErrorMsg(code="already_authenticated", reason="this socket is signed in"))
+            return
+        async with sessions() as db:
+            acct = await accounts.account_for_token(db, m.token)
+            if acct is None:
+                conn.put(ErrorMsg(code="unauthenticated", reason="unknown or expired token"))
+                return
+            room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
+            if room is None:
+                conn.put(ErrorMsg(code="no_room", reason=f"no room {code!r}"))
+                return
+            seat = await db.scalar(
+                select(RoomSeat.seat).where(
+                    RoomSeat.room_id == room.id, RoomSeat.account_id == acct.id
+                )
+            )
+        if m.spectate:
+            if not room.public and room.host_id != acct.id:
+                conn.put(ErrorMsg(code="private", reason="only the host may watch a private room"))
+                return
+            seat = None
+        elif seat is None:
+            conn.put(ErrorMsg(code="not_seated", reason="this account has no seat in the room"))
+            return
+        conn.account_id = acct.id
+        conn.seat = seat
+        conn.spectator = m.spectate
+        conn.since = m.since
+        table = hub.tables.get(code)
+        if table is None and room.status == "finished":
+            conn.put(ErrorMsg(code="match_over", reason="the room's match is over"))
+            return
+        if table is None:
+            async with hub.lock:
+                table = hub.tables.get(code)
+                if table is None:
+                    hub.waiting.setdefault(code, []).append(conn)
+                    conn.put(Waiting(room=code, seat=seat))
+                    return
+        await table.attach(conn, m.since)
+
+    return app

@@ -1,0 +1,228 @@
+"""The database: tables, the async engine and Alembic upgrades.
+
+Every table change goes through an Alembic migration (``migrations/``); the server
+upgrades the database to the newest revision before it accepts a connection.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    event,
+)
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "Account",
+    "Base",
+    "Decision",
+    "LedgerEntry",
+    "MatchRow",
+    "RoomRow",
+    "RoomSeat",
+    "RoundRow",
+    "SessionToken",
+    "default_db_url",
+    "make_engine",
+    "upgrade",
+]
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def now() -> datetime:
+    """The current time, timezone-aware (UTC)."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """The declarative base; ``Base.metadata`` is what the migrations must equal."""
+
+
+class Account(Base):
+    """A player: registered (username + argon2id hash), a guest, or a bot seat."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str | None] = mapped_column(String(32), unique=True)
+    nickname: Mapped[str] = mapped_column(String(32))
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(8))  # "user", "guest" or "bot"
+    balance: Mapped[int] = mapped_column(Integer)  # 悟性, always the ledger's sum
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionToken(Base):
+    """A login: only the SHA-256 of the opaque token is stored."""
+
+    __tablename__ = "sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LedgerEntry(Base):
+    """One change of an account's 悟性 balance, with why."""
+
+    __tablename__ = "ledger"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    delta: Mapped[int] = mapped_column(Integer)
+    balance_after: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))  # "grant" or "round"
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"))
+    round_index: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RoomRow(Base):
+    """A room: its code, host, options and where it stands (open, playing, finished)."""
+
+    __tablename__ = "rooms"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(6), unique=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    public: Mapped[bool] = mapped_column(Boolean)
+    rounds: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RoomSeat(Base):
+    """Who sits in a seat of a room: an account, and the bot that plays it if any."""
+
+    __tablename__ = "room_seats"
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    bot: Mapped[str | None] = mapped_column(String(16))
+
+
+class MatchRow(Base):
+    """A match of a room: everything that, with its decisions, replays it."""
+
+    __tablename__ = "matches"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    rounds_total: Mapped[int] = mapped_column(Integer)
+    balances: Mapped[list[int]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(8))  # "playing" or "finished"
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RoundRow(Base):
+    """A dealt round: its seed, dealer and starting balances (the deal follows from them)."""
+
+    __tablename__ = "rounds"
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    dealer: Mapped[int] = mapped_column(Integer)
+    balances: Mapped[list[int]] = mapped_column(JSON)
+
+
+class Decision(Base):
+    """One applied decision; ``seq`` numbers a match's decisions from 1 with no gap."""
+
+    __tablename__ = "decisions"
+    __table_args__ = (
+        UniqueConstraint("match_id", "seq", name="uq_decision_seq"),
+        UniqueConstraint("match_id", "seat", "client_id", name="uq_decision_client"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    round_index: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action_id: Mapped[int] = mapped_column(Integer)
+    client_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+def default_db_url() -> str:
+    """``$PAOHUZI_DB``, else an SQLite file under ``~/.paohuzi/``."""
+    env = os.environ.get("PAOHUZI_DB")
+    if env:
+        return env
+    home = Path.home() / ".paohuzi"
+    home.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{home / 'server.db'}"
+
+
+def async_url(url: str) -> str:
+    """The URL with an async driver (``sqlite://`` becomes ``sqlite+aiosqlite://``)."""
+    u = make_url(url)
+    if u.drivername == "sqlite":
+        u = u.set(drivername="sqlite+aiosqlite")
+    return u.render_as_string(hide_password=False)
+
+
+def sync_url(url: str) -> str:
+    """The URL with a blocking driver, for Alembic."""
+    u = make_url(url)
+    if u.drivername == "sqlite+aiosqlite":
+        u = u.set(drivername="sqlite")
+    return u.render_as_string(hide_password=False)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """WAL with full sync: a commit is on disk before anyone is told of it."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def make_engine(url: str) -> tuple[AsyncEngine, async_sessionmaker[Any]]:
+    """The async engine and a session factory for ``url``."""
+    engine = create_async_engine(async_url(url))
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine, async_sessionmaker(engine, expire_on_commit=False)
+
+
+def alembic_config(url: str) -> Any:
+    """An Alembic config for ``url`` that finds the package's migrations."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", sync_url(url).replace("%", "%%"))
+    return cfg
+
+
+def upgrade(url: str) -> None:
+    """Apply every migration not yet applied (blocking: run it in a thread from async code)."""
+    from alembic import command
+
+    if make_url(url).drivername.startswith("sqlite"):
+        path = make_url(url).database
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    command.upgrade(alembic_config(url), "head")
+
+
+def sync_engine(url: str) -> Engine:
+    """A blocking engine (for Alembic and tests)."""
+    from sqlalchemy import create_engine
+
+    return create_engine(sync_url(url))

@@ -1,0 +1,257 @@
+"""The WebSocket protocol: one pydantic model per message, and the seat view's JSON form.
+
+``python -m paohuzi.server.protocol`` prints the JSON Schemas that docs/protocol.md holds;
+a test checks the document against them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ..core.cards import format_faces, glyph
+from ..core.views import SeatView
+
+__all__ = [
+    "MAX_MESSAGE",
+    "Ack",
+    "Act",
+    "Auth",
+    "ClientMessage",
+    "ErrorMsg",
+    "EventMsg",
+    "LegalAction",
+    "MatchOver",
+    "Ping",
+    "Pong",
+    "Prompt",
+    "Resync",
+    "ServerMessage",
+    "Snapshot",
+    "Waiting",
+    "client_adapter",
+    "render_doc",
+    "schemas",
+    "schemas_text",
+    "view_to_dict",
+]
+
+MAX_MESSAGE = 4096  # characters; a longer client message is refused with "too_large"
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# -- client to server --------------------------------------------------------------------
+
+
+class Auth(_Msg):
+    """First message: the session token; ``since`` asks for the seat's events after it.
+
+    ``spectate`` watches the room with the public view (a public room, or its host).
+    """
+
+    type: Literal["auth"]
+    token: Annotated[str, Field(min_length=1, max_length=200)]
+    since: Annotated[int | None, Field(ge=0)] = None
+    spectate: bool = False
+
+
+class Act(_Msg):
+    """A decision: an action id or text, the ``version`` it was made against, a client id.
+
+    The same ``client_id`` sent twice by a seat is applied once (the second gets an ack
+    marked duplicate).
+    """
+
+    type: Literal["act"]
+    action: int | Annotated[str, Field(max_length=64)]
+    version: Annotated[int, Field(ge=0)]
+    client_id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class Resync(_Msg):
+    """Ask for a fresh snapshot (after a gap in event numbers)."""
+
+    type: Literal["resync"]
+
+
+class Ping(_Msg):
+    """Keep-alive; answered with a pong."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Auth | Act | Resync | Ping, Field(discriminator="type")]
+
+
+def client_adapter() -> TypeAdapter[Auth | Act | Resync | Ping]:
+    """The validator for one client message."""
+    return TypeAdapter(ClientMessage)
+
+
+# -- server to client --------------------------------------------------------------------
+
+
+class LegalAction(_Msg):
+    """One action the seat may take now: its id and its text (``打:五``, ``过``)."""
+
+    id: int
+    text: str
+
+
+class Snapshot(_Msg):
+    """The seat's view now; events numbered after ``seq`` follow."""
+
+    type: Literal["snapshot"] = "snapshot"
+    match_id: int
+    seat: int | None  # None: a spectator
+    round: int
+    version: int  # decisions applied in the match so far; an intent quotes it
+    since: int  # the version at which the seat's current decision opened
+    seq: int  # the seat's events so far
+    view: dict[str, Any]
+    legal: list[LegalAction]
+
+
+class EventMsg(_Msg):
+    """One event as this seat may see it (RULES.md §14), numbered 1, 2, … per seat."""
+
+    type: Literal["event"] = "event"
+    seq: int
+    round: int
+    event: dict[str, Any]
+
+
+class Prompt(_Msg):
+    """After every decision: the version, and what this seat may do now (maybe nothing)."""
+
+    type: Literal["prompt"] = "prompt"
+    round: int
+    version: int
+    since: int
+    to_act: list[int]
+    legal: list[LegalAction]
+
+
+class Ack(_Msg):
+    """The intent ``client_id`` is durable as decision ``decision`` of the match."""
+
+    type: Literal["ack"] = "ack"
+    client_id: str
+    decision: int
+    duplicate: bool = False
+
+
+class ErrorMsg(_Msg):
+    """A refused message; the socket stays open."""
+
+    type: Literal["error"] = "error"
+    code: str
+    reason: str
+    client_id: str | None = None
+
+
+class Waiting(_Msg):
+    """Authenticated in a room whose match has not started; a snapshot follows at the start."""
+
+    type: Literal["waiting"] = "waiting"
+    room: str
+    seat: int | None
+
+
+class MatchOver(_Msg):
+    """The match has ended: each seat's net 悟性 and the balances."""
+
+    type: Literal["match_over"] = "match_over"
+    match_id: int
+    totals: list[int]
+    balances: list[int]
+
+
+class Pong(_Msg):
+    """The answer to a ping."""
+
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[
+    Snapshot | EventMsg | Prompt | Ack | ErrorMsg | Waiting | MatchOver | Pong,
+    Field(discriminator="type"),
+]
+
+
+def _faces(faces: tuple[int, ...] | None) -> str | None:
+    return None if faces is None else format_faces(faces)
+
+
+def view_to_dict(v: SeatView) -> dict[str, Any]:
+    """The JSON form of a seat's view: cards as glyphs, a face-down card as ``▢``."""
+    return {
+        "seat": v.seat,
+        "phase": v.phase.value,
+        "dealer": v.dealer,
+        "liangzhang": glyph(v.liangzhang),
+        "hands": [_faces(h) for h in v.hands],
+        "hand_sizes": list(v.hand_sizes),
+        "tables": [[g.text() for g in t] for t in v.tables],
+        "piles": [format_faces(p) for p in v.piles],
+        "discards": [format_faces(d) for d in v.discards],
+        "stock_count": v.stock_count,
+        "chou_chi": None if v.chou_chi is None else format_faces(sorted(v.chou_chi)),
+        "chou_peng": None if v.chou_peng is None else format_faces(sorted(v.chou_peng)),
+        "dead": list(v.dead),
+        "to_act": list(v.to_act),
+        "turn": v.turn,
+        "offer": None if v.offer is None else glyph(v.offer),
+        "offer_source": v.offer_source,
+        "offer_from_draw": v.offer_from_draw,
+        "offer_placed": v.offer_placed,
+        "balances": list(v.balances),
+        "result": None
+        if v.result is None
+        else {
+            "winner": v.result.winner,
+            "deltas": list(v.result.deltas),
+            "balances": list(v.result.balances),
+            "next_dealer": v.result.next_dealer,
+        },
+    }
+
+
+def schemas() -> dict[str, Any]:
+    """The JSON Schemas of both directions, as docs/protocol.md shows them."""
+    return {
+        "client": TypeAdapter(ClientMessage).json_schema(),
+        "server": TypeAdapter(ServerMessage).json_schema(),
+    }
+
+
+def schemas_text() -> str:
+    """The schemas as the indented JSON docs/protocol.md embeds."""
+    return json.dumps(schemas(), indent=2, ensure_ascii=False, sort_keys=True)
+
+
+SCHEMA_BEGIN = "<!-- schemas: generated by python -m paohuzi.server.protocol docs/protocol.md -->"
+SCHEMA_END = "<!-- end of schemas -->"
+
+
+def render_doc(text: str) -> str:
+    """``text`` (docs/protocol.md) with the block between the markers regenerated."""
+    head, rest = text.split(SCHEMA_BEGIN, 1)
+    _, tail = rest.split(SCHEMA_END, 1)
+    return f"{head}{SCHEMA_BEGIN}\n```json\n{schemas_text()}\n```\n{SCHEMA_END}{tail}"
+
+
+if __name__ == "__main__":  # pragma: no cover - a documentation helper
+    import sys
+    from pathlib import Path
+
+    if len(sys.argv) > 1:
+        doc = Path(sys.argv[1])
+        doc.write_text(render_doc(doc.read_text(encoding="utf-8")), encoding="utf-8")
+    else:
+        print(schemas_text())

@@ -1,0 +1,272 @@
+"""The real server as a subprocess on a free loopback port, and a WebSocket player."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+try:  # the server's extra; without it these tests are not collected
+    import aiosqlite  # noqa: F401
+    import alembic  # noqa: F401
+    import argon2  # noqa: F401
+    import fastapi  # noqa: F401
+    import httpx
+    import sqlalchemy  # noqa: F401
+    import websockets
+except ImportError:  # pragma: no cover - depends on the install
+    collect_ignore_glob = ["test_*.py"]
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``paohuzi serve`` in a subprocess; ``kill()`` is SIGKILL, ``start()`` starts it again."""
+
+    def __init__(self, db: Path, log: Path) -> None:
+        self.db_url = f"sqlite:///{db}"
+        self.log = log
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, code: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/{code}"
+
+    def start(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "paohuzi",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    self.db_url,
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.http}/health", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"server not ready: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    d = tmp_path_factory.mktemp("srv")
+    srv = Server(d / "server.db", d / "server.log")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+# -- HTTP helpers ------------------------------------------------------------------------
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def guest(srv: Server, nickname: str = "guest") -> str:
+    r = httpx.post(f"{srv.http}/accounts/guest", json={"nickname": nickname})
+    assert r.status_code == 201, r.text
+    return str(r.json()["token"])
+
+
+def room(srv: Server, host: str, *, rounds: int = 1, public: bool = True) -> str:
+    r = httpx.post(
+        f"{srv.http}/rooms", json={"rounds": rounds, "public": public}, headers=auth(host)
+    )
+    assert r.status_code == 201, r.text
+    return str(r.json()["code"])
+
+
+def join(srv: Server, code: str, token: str, seat: int | None = None) -> int:
+    r = httpx.post(f"{srv.http}/rooms/{code}/join", json={"seat": seat}, headers=auth(token))
+    assert r.status_code == 200, r.text
+    return int(r.json()["seat"])
+
+
+def start(srv: Server, code: str, host: str) -> int:
+    r = httpx.post(f"{srv.http}/rooms/{code}/start", headers=auth(host))
+    assert r.status_code == 200, r.text
+    return int(r.json()["match_id"])
+
+
+def seated_room(
+    srv: Server, humans: int = 3, bot: str = "random", rounds: int = 1
+) -> tuple[str, list[str]]:
+    """A room with ``humans`` guests in seats 0.. and bots in the rest (not started)."""
+    tokens = [guest(srv, f"p{i}") for i in range(humans)]
+    code = room(srv, tokens[0], rounds=rounds)
+    for i, t in enumerate(tokens):
+        assert join(srv, code, t, i) == i
+    if humans < 3:
+        r = httpx.post(f"{srv.http}/rooms/{code}/bots", json={"bot": bot}, headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+    return code, tokens
+
+
+# -- a WebSocket player ------------------------------------------------------------------
+
+
+class Player:
+    """A seat's client: random legal play, event numbering checked, reconnects on a drop."""
+
+    def __init__(
+        self, srv: Server, code: str, token: str, seed: int, spectate: bool = False
+    ) -> None:
+        self.srv, self.code, self.token = srv, code, token
+        self.spectate = spectate
+        self.rng = random.Random(seed)
+        self.seat: int | None = None
+        self.events: list[tuple[int, dict[str, Any]]] = []
+        self.messages: list[dict[str, Any]] = []
+        self.acks: list[tuple[int, int]] = []  # (decision, action id)
+        self.errors: list[dict[str, Any]] = []
+        self.pending: dict[str, Any] | None = None
+        self.acted_since: int | None = None
+        self.over: dict[str, Any] | None = None
+        self.reconnects = 0
+        self.snapshots: list[dict[str, Any]] = []
+        self.prompt: dict[str, Any] | None = None
+
+    async def play(self, act: bool = True) -> None:
+        while self.over is None:
+            try:
+                async with websockets.connect(self.srv.ws(self.code)) as ws:
+                    since = len(self.events)
+                    hello = {"type": "auth", "token": self.token, "since": since}
+                    await ws.send(json.dumps({**hello, "spectate": self.spectate}))
+                    if self.pending is not None:  # an intent the server never acknowledged
+                        await ws.send(json.dumps(self.pending))
+                    async for text in ws:
+                        m = json.loads(text)
+                        self.messages.append(m)
+                        await self._on(ws, m, act and not self.spectate)
+                        if self.over is not None:
+                            return
+            except (OSError, websockets.ConnectionClosed):
+                self.reconnects += 1
+                await asyncio.sleep(0.1)
+
+    async def _act(self, ws: Any) -> None:
+        m = self.prompt
+        if m is None or not m["legal"] or m["since"] == self.acted_since or self.pending:
+            return
+        self.acted_since = m["since"]
+        ids = [a["id"] for a in m["legal"]]
+        aid = 21 if 21 in ids else self.rng.choice(ids)
+        self.pending = {"type": "act", "action": aid, "version": m["version"],
+                        "client_id": f"s{self.seat}-v{m['since']}"}  # fmt: skip
+        await ws.send(json.dumps(self.pending))
+
+    async def _on(self, ws: Any, m: dict[str, Any], act: bool) -> None:
+        t = m["type"]
+        if t == "event":
+            assert m["seq"] == len(self.events) + 1, (m["seq"], len(self.events))
+            self.events.append((m["round"], m["event"]))
+        elif t in ("snapshot", "prompt"):
+            if t == "snapshot":
+                self.seat = m["seat"]
+                assert m["seq"] == len(self.events), (m["seq"], len(self.events))
+                self.snapshots.append(m)
+            self.prompt = m
+            if act:
+                await self._act(ws)
+        elif t == "ack":
+            assert self.pending is not None and m["client_id"] == self.pending["client_id"]
+            if not m["duplicate"] or all(d != m["decision"] for d, _ in self.acks):
+                self.acks.append((m["decision"], self.pending["action"]))
+            self.pending = None
+            if act:  # a snapshot may have come while the (retried) intent was in flight
+                await self._act(ws)
+        elif t == "error":
+            self.errors.append(m)
+            if self.pending is not None and m.get("client_id") == self.pending["client_id"]:
+                self.pending = None
+                if act:  # the prompt that made it stale may have come while it was in flight
+                    await self._act(ws)
+        elif t == "match_over":
+            self.over = m
+
+
+def replayed(srv: Server, match_id: int) -> tuple[Any, list[Any]]:
+    """The match's record from the server and the states an uninterrupted replay makes."""
+    import paohuzi
+
+    r = httpx.get(f"{srv.http}/matches/{match_id}/record")
+    assert r.status_code == 200, r.text
+    record = paohuzi.MatchRecord.from_dict(r.json())
+    return record, paohuzi.replay_match(record)
+
+
+def seat_events(states: list[Any], seat: int) -> list[tuple[int, dict[str, Any]]]:
+    import paohuzi
+
+    return [(i, e.to_dict()) for i, st in enumerate(states) for e in paohuzi.censored_log(st, seat)]
+
+
+def check_ledger(srv: Server, code: str, match_id: int, states: list[Any]) -> None:
+    """One ledger row per seat per round, summing to zero, equal to the replayed deltas."""
+    info = httpx.get(f"{srv.http}/rooms/{code}").json()
+    seat_of = {s["account_id"]: i for i, s in enumerate(info["seats"])}
+    rows = httpx.get(f"{srv.http}/matches/{match_id}/ledger").json()
+    assert len(rows) == 3 * len(states)
+    for i, st in enumerate(states):
+        deltas = [0, 0, 0]
+        for r in rows:
+            if r["round"] == i:
+                deltas[seat_of[r["account_id"]]] += r["delta"]
+        assert sum(deltas) == 0
+        assert all(r["balance_after"] >= 0 for r in rows)
+        assert tuple(deltas) == st.result.deltas

@@ -1,0 +1,70 @@
+"""Random frames at a seated socket: each gets one answer, the server lives, the table stays."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from websockets.sync.client import connect
+
+from .conftest import Server, seated_room, start
+
+_scalars = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
+)
+_json = st.recursive(
+    _scalars,
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),
+    max_leaves=8,
+)
+_fields = st.dictionaries(
+    st.sampled_from(["token", "since", "action", "version", "client_id", "extra"]),
+    _json,
+    max_size=4,
+)
+_typed = st.builds(
+    lambda t, f: json.dumps({"type": t, **f}),
+    st.sampled_from(["auth", "act", "resync", "ping", "teleport", ""]),
+    _fields,
+)
+_frames = _typed | _json.map(json.dumps) | st.text(max_size=40)
+
+TRIED = {"n": 0}
+
+
+def test_random_frames(server: Server) -> None:
+    code, tokens = seated_room(server, 3)
+    start(server, code, tokens[0])
+    with connect(server.ws(code)) as probe:
+        probe.send(json.dumps({"type": "auth", "token": tokens[0]}))
+        first = json.loads(probe.recv(10))
+    idle = next(s for s in range(3) if s not in first["view"]["to_act"])
+    with connect(server.ws(code)) as ws:
+        ws.send(json.dumps({"type": "auth", "token": tokens[idle]}))
+        snap = json.loads(ws.recv(10))
+        assert snap["type"] == "snapshot" and snap["version"] == 0
+
+        @settings(
+            max_examples=300,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=[HealthCheck.function_scoped_fixture],
+        )
+        @given(_frames)
+        def one(frame: str) -> None:
+            TRIED["n"] += 1
+            ws.send(frame)
+            reply: dict[str, Any] = json.loads(ws.recv(10))
+            assert reply["type"] in ("error", "pong", "snapshot"), (frame, reply)
+            if reply["type"] == "error":
+                assert reply["code"] and reply["reason"]
+            if reply["type"] == "snapshot":
+                assert reply["version"] == 0  # a resync: nothing was applied
+
+        one()
+        ws.send(json.dumps({"type": "resync"}))
+        again = json.loads(ws.recv(10))
+        assert again["version"] == 0 and again["view"] == snap["view"]
+    assert TRIED["n"] >= 300
