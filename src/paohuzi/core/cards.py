@@ -142,7 +142,7 @@ def ascii_name(face: int) -> str:
     return f"{'sb'[f // 10]}{f % 10 + 1}"
 
 
-def parse_face(text: str) -> int:
+def parse_face(text: object) -> int:
     """Parse one face from a glyph (``贰``) or its ASCII alias (``b2``).
 
     >>> parse_face("贰"), parse_face("b2")
@@ -159,7 +159,7 @@ def parse_face(text: str) -> int:
     return face
 
 
-def parse_faces(text: str) -> tuple[int, ...]:
+def parse_faces(text: object) -> tuple[int, ...]:
     """Parse a run of faces in either notation, with or without spaces or commas.
 
     >>> parse_faces("壹贰叁 s10")
@@ -209,12 +209,12 @@ def format_faces(faces: Iterable[int], *, ascii: bool = False, sep: str = "") ->
     return sep.join(glyph(f) for f in faces)
 
 
-def counts_of(faces: Iterable[int]) -> list[int]:
+def counts_of(faces: Iterable[object]) -> list[int]:
     """Count a multiset of faces into a vector of length 20, the form evaluation uses."""
     c = [0] * NUM_FACES
     try:
         for f in faces:
-            if f.__class__ is int and 0 <= f < NUM_FACES:
+            if type(f) is int and 0 <= f < NUM_FACES:
                 c[f] += 1
             else:
                 c[_check_face(f)] += 1  # raises for anything but a face index (bool, enum: counted)

@@ -61,9 +61,10 @@ class Deal:
         if not isinstance(self.hands, tuple) or len(self.hands) != 3:
             raise RecordError(f"a deal has three hands, got {self.hands!r}")
         for h in (*self.hands, self.stock):
-            if not isinstance(h, tuple) or any(
-                isinstance(f, bool) or not isinstance(f, int) for f in h
-            ):
+            if not isinstance(h, tuple):
+                raise RecordError(f"a dealt hand or stock is a tuple of faces, got {h!r}")
+            items: tuple[object, ...] = h  # as objects: a compiled build would read True as 1
+            if any(isinstance(f, bool) or not isinstance(f, int) for f in items):
                 raise RecordError(f"a dealt hand or stock is a tuple of faces, got {h!r}")
             if any(not 0 <= f < NUM_FACES for f in h):
                 raise RecordError(f"a deal holds a card that is no face 0–19: {list(h)!r}")

@@ -217,7 +217,7 @@ _parsed: dict[str, Group] = {}
 _PARSED_LIMIT = 4096
 
 
-def parse_group(text: str) -> Group:
+def parse_group(text: object) -> Group:
     """Parse ``碰:贰贰贰`` / ``peng:b2,b2,b2`` into a :class:`Group`.
 
     Groups are immutable, so each text is parsed (and checked) once and remembered;
@@ -226,7 +226,9 @@ def parse_group(text: str) -> Group:
     >>> parse_group("碰:贰贰贰")
     parse_group('碰:贰贰贰')
     """
-    hit = _parsed.get(text) if type(text) is str else None
+    if not isinstance(text, str):
+        return _parse_group(text)  # raises, quoting it
+    hit = _parsed.get(text)
     if hit is None:
         hit = _parse_group(text)
         if len(_parsed) >= _PARSED_LIMIT:
@@ -235,7 +237,7 @@ def parse_group(text: str) -> Group:
     return hit
 
 
-def _parse_group(text: str) -> Group:
+def _parse_group(text: object) -> Group:
     """Parse one group, uncached."""
     if not isinstance(text, str):
         raise NotationError(f"a group is written kind:cards, like 碰:贰贰贰; got {text!r}")
@@ -259,7 +261,7 @@ def _parse_group(text: str) -> Group:
         raise NotationError(f"bad group {text!r}: {e}") from None
 
 
-def parse_groups(text: str | Iterable[str | Group]) -> tuple[Group, ...]:
+def parse_groups(text: object) -> tuple[Group, ...]:
     """Parse whitespace-separated groups, or pass parsed groups through.
 
     >>> parse_groups("碰:贰贰贰 chi:b1,b2,b3")
@@ -268,7 +270,8 @@ def parse_groups(text: str | Iterable[str | Group]) -> tuple[Group, ...]:
     if isinstance(text, str):
         return tuple(parse_group(t) for t in text.split())
     try:
-        return tuple(g if isinstance(g, Group) else parse_group(g) for g in text)
+        items: Iterable[object] = text  # type: ignore[assignment]
+        return tuple(g if isinstance(g, Group) else parse_group(g) for g in items)
     except TypeError:
         raise NotationError(
             f"groups are written like '碰:贰贰贰 吃:壹贰叁', got {text!r}"

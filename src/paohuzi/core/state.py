@@ -1007,12 +1007,12 @@ def _check_balances(balances: object) -> tuple[int, int, int]:
 
 
 def new_game(
-    rules: RuleSet = HONG_GUAI_WAN,
+    rules: object = HONG_GUAI_WAN,
     *,
-    seed: int | None = None,
-    dealer: int | None = None,
-    deal: Deal | None = None,
-    balances: Sequence[int] | None = None,
+    seed: object = None,
+    dealer: object = None,
+    deal: object = None,
+    balances: object = None,
 ) -> State:
     """Start a round: a seeded deal (or a fixed ``deal``), dealt 提 and the opening.
 
@@ -1021,22 +1021,20 @@ def new_game(
     """
     if not isinstance(rules, RuleSet):
         raise RecordError(f"rules must be a RuleSet, got {rules!r}")
-    check_seed(seed)
+    the_seed = check_seed(seed)
     if deal is not None and not isinstance(deal, Deal):
         raise RecordError(f"deal must be a Deal, got {deal!r}")
-    if dealer is not None:
-        check_seat(dealer, "dealer")
+    the_dealer = None if dealer is None else check_seat(dealer, "dealer")
     if deal is None:
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
-        if dealer is None:
-            dealer = random.Random(f"dealer:{seed}").randrange(3)
-        deal = deal_from_seed(seed, dealer)
-    elif dealer is not None and dealer != deal.dealer:
-        raise RecordError(f"dealer {dealer} does not match the deal's dealer {deal.dealer}")
-    if balances is not None:
-        balances = _check_balances(balances)
-    s = State(rules, deal, seed=seed, balances=balances)
+        if the_seed is None:
+            the_seed = random.SystemRandom().randrange(2**63)
+        if the_dealer is None:
+            the_dealer = random.Random(f"dealer:{the_seed}").randrange(3)
+        deal = deal_from_seed(the_seed, the_dealer)
+    elif the_dealer is not None and the_dealer != deal.dealer:
+        raise RecordError(f"dealer {the_dealer} does not match the deal's dealer {deal.dealer}")
+    start = None if balances is None else _check_balances(balances)
+    s = State(rules, deal, seed=the_seed, balances=start)
     s._start()
     return s
 
