@@ -105,8 +105,8 @@ def test_every_benchmark_declares_its_figures() -> None:
     assert sorted(s.name for s in SCRIPTS) == sorted(POSITIVE)
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
-def test_quick_run_prints_its_figures(script: Path) -> None:
+def _quick(script: Path) -> dict[str, Any]:
+    """Run a benchmark in its short form and return the JSON object it printed."""
     r = subprocess.run(
         [sys.executable, str(script), "--quick"],
         capture_output=True,
@@ -118,6 +118,12 @@ def test_quick_run_prints_its_figures(script: Path) -> None:
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert isinstance(data, dict) and data
+    return data
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_quick_run_prints_its_figures(script: Path) -> None:
+    data = _quick(script)
     bad = []
     for path in POSITIVE.get(script.name, []):
         value = _get(data, path)
@@ -141,16 +147,7 @@ def test_quick_run_prints_its_figures(script: Path) -> None:
 
 
 def test_win_eval_times_string_inputs_beside_counts() -> None:
-    script = next(p for p in SCRIPTS if p.name == "win_eval.py")
-    r = subprocess.run(
-        [sys.executable, str(script), "--quick"],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-        check=True,
-    )
-    data = json.loads(r.stdout)
+    data = _quick(next(p for p in SCRIPTS if p.name == "win_eval.py"))
     assert set(data["evaluate_counts_per_s"]) == {
         "complete",
         "near_complete",

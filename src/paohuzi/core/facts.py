@@ -159,7 +159,7 @@ _WEI_K: Final = GroupKind.WEI
 _CHOUWEI_K: Final = GroupKind.CHOUWEI
 
 
-# The classes' slot names, for _values and the repr.
+# The classes' slot names: their __slots__, and what _values and the repr read.
 _TABLE_SLOTS: Final = ("cards", "huxi", "peng", "quads", "wei")
 _SEAT_SLOTS: Final = (
     "chi",
@@ -185,7 +185,7 @@ def _values(facts: TableFacts | SeatFacts) -> tuple[object, ...]:
 class TableFacts:
     """What a seat's table groups decide: card count, 提/跑, 胡息, 偎 and 碰 faces."""
 
-    __slots__ = ("cards", "huxi", "peng", "quads", "wei")
+    __slots__ = _TABLE_SLOTS
 
     def __init__(self, cards: int, quads: int, huxi: int, wei: int, peng: int) -> None:
         """Store the facts (see :func:`table_facts`)."""
@@ -228,19 +228,7 @@ class SeatFacts:
     seat's cards move and computes it again on the next question.
     """
 
-    __slots__ = (
-        "chi",
-        "free",
-        "free_cards",
-        "free_counts",
-        "kan_wei",
-        "owned",
-        "pairs",
-        "peng",
-        "quads",
-        "wei",
-        "wins",
-    )
+    __slots__ = _SEAT_SLOTS
 
     def __init__(
         self,
