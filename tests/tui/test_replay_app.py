@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from paohuzi.cli.app import app as cli
 from paohuzi.core.record import dumps, loads
-from paohuzi.tui.replay import ReplayApp, load_rounds
+from paohuzi.tui.replay import ReplayApp, load_rounds, replay_app
 from paohuzi.tui.widgets import Panel
 
 from .scripted import scripted_session
@@ -91,3 +91,24 @@ def test_load_round_record(tmp_path: Path) -> None:
 def test_play_cli_rejects_unknown_bots() -> None:
     r = CliRunner().invoke(cli, ["play", "--bots", "nobody,random"])
     assert r.exit_code == 2 and "unknown bot" in r.output
+
+
+@pytest.mark.parametrize(("size", "lang"), [((80, 24), "zh"), ((60, 30), "en")])
+async def test_every_seat_fits_a_small_terminal(
+    tmp_path: Path, size: tuple[int, int], lang: str
+) -> None:
+    """At 80×24 (and 60×30) the three seats, whole hands included, sit above the footer."""
+    path = _played_record(tmp_path)
+    rounds = load_rounds(loads(path.read_text(encoding="utf-8")))
+    app = replay_app(rounds, source=path.name, lang=lang)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(6):
+            await pilot.press("right")
+        await pilot.pause()
+        for s in range(3):
+            panel = app.query_one(f"#seat{s}", Panel)
+            assert panel.region.height > 0 and panel.region.bottom <= app.size.height - 1, (s, size)
+            hand = next(ln for ln in panel.plain.split("\n") if ln.startswith(("手 ", "hand")))
+            assert hand, panel.plain
+        footer = app.export_screenshot()
+        assert ("下一步" in footer) == (lang == "zh") and ("next" in footer) == (lang == "en")

@@ -50,6 +50,6 @@ def replay_cmd(
         # a record is outside input: whatever in it the loader trips on is the file's fault
         typer.echo(f"error: {file}: not a valid record: {' '.join(str(e).split())}", err=True)
         raise typer.Exit(1) from None
-    from ..tui.replay import ReplayApp
+    from ..tui.replay import replay_app
 
-    ReplayApp(rounds, source=file.name, lang=lang).run()
+    replay_app(rounds, source=file.name, lang=lang).run()

@@ -98,22 +98,25 @@ class ReplayApp(App[None]):
     .seat.acting { border: double $warning; }
     #events { width: 2fr; border: round $primary; padding: 0 1; }
     """
+    ENABLE_COMMAND_PALETTE = False
+    # Below this height a hand is one line of cards, not columns: 80×24 shows all three.
+    COMPACT_BELOW = 34
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", "next", priority=True),
+        Binding("right", "step(1)", "下一步", key_display="→", priority=True),
         Binding("l", "step(1)", show=False),
         Binding("space", "step(1)", show=False),
-        Binding("left", "step(-1)", "back", priority=True),
+        Binding("left", "step(-1)", "上一步", key_display="←", priority=True),
         Binding("h", "step(-1)", show=False),
-        Binding("home", "jump(0)", "start", priority=True),
+        Binding("home", "jump(0)", "开头", priority=True),
         Binding("g", "jump(0)", show=False),
-        Binding("end", "jump(1)", "end", priority=True),
+        Binding("end", "jump(1)", "结尾", priority=True),
         Binding("G", "jump(1)", show=False),
-        Binding("pagedown", "round(1)", "next round", priority=True),
+        Binding("pagedown", "round(1)", "下一局", priority=True),
         Binding("n", "round(1)", show=False),
-        Binding("pageup", "round(-1)", "previous round", priority=True),
+        Binding("pageup", "round(-1)", "上一局", priority=True),
         Binding("p", "round(-1)", show=False),
-        Binding("v", "toggle_view", "full/spectator"),
-        Binding("q", "quit", "quit"),
+        Binding("v", "toggle_view", "全视角/旁观"),
+        Binding("q", "quit", "退出"),
     ]
 
     def __init__(
@@ -139,6 +142,9 @@ class ReplayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.show()
+
+    def on_resize(self) -> None:
         self.show()
 
     # ------------------------------------------------------------- actions
@@ -214,7 +220,7 @@ class ReplayApp(App[None]):
         acting = s in v.to_act
         if acting:
             t.append(" " + word("rp_to_act", lang), style="bold yellow")
-            if self.full:
+            if self.full and self.size.height >= self.COMPACT_BELOW:  # a small screen: the log says
                 t.append(": " + " | ".join(action_label(a) for a in v.legal))
         t.append(f"\n{word('table', lang)} ", style="dim")
         t.append_text(_table(v.tables[s]))
@@ -224,6 +230,9 @@ class ReplayApp(App[None]):
         t.append("\n")
         if hand is None:
             t.append(word("rp_hidden", self.lang, n=v.hand_sizes[s]), style="dim")
+        elif self.size.height < self.COMPACT_BELOW:
+            t.append(word("hand", lang) + " ", style="dim")
+            t.append_text(faces_text(tuple(sorted(hand))))
         else:
             counts = [0] * 20
             for f in hand:
@@ -250,3 +259,26 @@ class ReplayApp(App[None]):
             t.append("\n荒庄\n", style="bold")
         self.query_one("#log", Panel).show(t)
         self.query_one("#events", VerticalScroll).scroll_end(animate=False)
+
+
+class ReplayAppEnglish(ReplayApp):
+    """The record viewer with the footer's key names in English (``--lang en``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "next", key_display="→", priority=True),
+        Binding("left", "step(-1)", "back", key_display="←", priority=True),
+        Binding("home", "jump(0)", "start", priority=True),
+        Binding("end", "jump(1)", "end", priority=True),
+        Binding("pagedown", "round(1)", "next round", priority=True),
+        Binding("pageup", "round(-1)", "previous round", priority=True),
+        Binding("v", "toggle_view", "full/spectator"),
+        Binding("q", "quit", "quit"),
+    ]
+
+
+def replay_app(
+    rounds: Sequence[dict[str, Any]], *, source: str = "", lang: str = "zh"
+) -> ReplayApp:
+    """The record viewer in ``lang`` (zh or en), footer included."""
+    cls = ReplayAppEnglish if lang == "en" else ReplayApp
+    return cls(rounds, source=source, lang=lang)
