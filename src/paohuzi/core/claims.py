@@ -157,10 +157,6 @@ class Window:
             self.after_own,
         )
 
-    def rank(self, seat: int, aid: int) -> int:
-        """:func:`claim_rank` in this window."""
-        return claim_rank(self.order, seat, aid)
-
     def best(self) -> tuple[int, int, int] | None:
         """The winning (seat, id, rank) once no pending seat could still beat it."""
         best_seat, best_aid, best_rank = -1, PASS_ID, RANK_NONE
