@@ -32,9 +32,9 @@ def _hu_vs_peng(st: State, acting: tuple[int, ...]) -> tuple[int, int] | None:
     kinds = {s: {a.kind for a in st.legal_moves(s)} for s in acting}
     for a in acting:
         for b in acting:
-            if a != b and ActionKind.HU in kinds[a] and ActionKind.PENG in kinds[b]:
-                if ActionKind.HU not in kinds[b]:
-                    return a, b
+            hu, peng = ActionKind.HU, ActionKind.PENG
+            if a != b and hu in kinds[a] and peng in kinds[b] and hu not in kinds[b]:
+                return a, b
     return None
 
 
