@@ -541,7 +541,11 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
     @app.get("/stats")
     async def stats(db: Db) -> dict[str, Any]:
         total = await db.scalar(select(func.count()).select_from(LedgerEntry))
-        return {"tables": len(hub.tables), "ledger_rows": total}
+        return {
+            "tables": len(hub.tables),
+            "live_matches": sorted(t.match_id for t in hub.tables.values()),
+            "ledger_rows": total,
+        }
 
     @app.websocket("/ws/{code}")
     async def play(ws: WebSocket, code: str) -> None:

@@ -305,7 +305,6 @@ class Table:
         from .protocol import view_to_dict
 
         deadline, remaining = self._clock(s)
-        self._status = self.status()
         conn.put(
             Snapshot(
                 match_id=self.match_id,
@@ -319,7 +318,7 @@ class Table:
                 deadline=deadline,
                 remaining=remaining,
                 time_limit=self.time_limit,
-                seats=self._status,
+                seats=self.status(),
                 dissolve=None if self.vote is None or self.ended else self._vote_msg(),
             )
         )
