@@ -344,3 +344,15 @@ class Sock:
 def my_turn(m: dict[str, Any]) -> bool:
     """A snapshot or prompt that asks the seat to decide."""
     return m["type"] in ("snapshot", "prompt") and bool(m["legal"])
+
+
+async def discard_turn(sock: Sock) -> dict[str, Any]:
+    """Answer the seat's claims (过 when it may) until it is asked to discard: a decision
+    only this seat can take, so nothing moves until it does."""
+    while True:
+        m = await sock.until(my_turn, timeout=30)
+        if all(a["text"].startswith("打") for a in m["legal"]):
+            return m
+        ids = [a["id"] for a in m["legal"]]
+        aid = 20 if 20 in ids else ids[0]
+        await sock.send(type="act", action=aid, version=m["version"], client_id=f"c{m['since']}")

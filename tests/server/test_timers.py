@@ -19,6 +19,7 @@ from .conftest import (
     Server,
     Sock,
     check_ledger,
+    discard_turn,
     guest,
     my_turn,
     replayed,
@@ -128,16 +129,16 @@ async def test_tuoguan_on_and_off_and_everyone_sees_it(fast: Server) -> None:
         sock._seen = 0
         turn = await sock.until(my_turn)
         await sock.send(type="tuoguan", on=True)
-        on = await sock.kind("seats")
-        assert _status(on, 0)["tuoguan"] and _status(on, 0)["reason"] == "self"
+        on = await sock.until(lambda m: m["type"] == "seats" and m["seats"][0]["tuoguan"])
+        assert _status(on, 0)["reason"] == "self"
         seen = await watcher.until(lambda m: m["type"] == "seats" and m["seats"][0]["tuoguan"])
         assert _status(seen, 0)["reason"] == "self"
         # The server decides for the seat: the version moves on past the seat's decision.
         await sock.until(lambda m: m["type"] == "prompt" and m["version"] > turn["version"])
         await sock.send(type="tuoguan", on=False)
-        off = await sock.kind("seats")
-        assert _status(off, 0)["tuoguan"] is False
-        mine = await sock.until(my_turn, timeout=30)
+        await sock.until(lambda m: m["type"] == "seats" and not m["seats"][0]["tuoguan"])
+        await sock.send(type="resync")
+        mine = await discard_turn(sock)
         await asyncio.sleep(0.3)  # nobody answers for the seat now
         await sock.send(type="resync")
         still = await sock.kind("snapshot")
@@ -185,7 +186,7 @@ async def test_a_disconnected_seat_is_played_after_the_grace_period(fast: Server
         back = await watcher.until(lambda m: m["type"] == "seats" and m["seats"][0]["connected"])
         assert _status(back, 0)["tuoguan"] is False
         sock._seen = 0
-        mine = await sock.until(my_turn, timeout=30)
+        mine = await discard_turn(sock)
         await asyncio.sleep(GRACE)  # connected: nobody plays for the seat
         await sock.send(type="resync")
         assert (await sock.kind("snapshot"))["since"] == mine["since"]

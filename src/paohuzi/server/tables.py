@@ -252,15 +252,14 @@ class Table:
             )
         return out
 
-    def _tell_status(self) -> None:
+    def _tell_status(self) -> bool:
         """Send everyone the seats' status if it changed since it was last sent."""
         now = self.status()
-        if now != self._status:
-            self._status = now
-            msg = Seats(seats=now)
-            for conns in self.conns:
-                for c in conns:
-                    c.put(msg)
+        if now == self._status:
+            return False
+        self._status = now
+        self._tell_all(Seats(seats=now))
+        return True
 
     def _clock(self, s: int | None) -> tuple[float | None, float | None]:
         """The seat's deadline and the seconds left, if a person's decision is open."""
@@ -338,10 +337,11 @@ class Table:
             for c in conns:
                 c.put(msg)
 
-    def _broadcast(self) -> None:
+    def _broadcast(self, only: int | None = None) -> None:
+        """Each socket's new events and prompt (``only``: just that seat's sockets)."""
         st = self.state
         acting = st.to_act()
-        for i in range(4):
+        for i in range(4) if only is None else (only,):
             s = _who(i)
             events = self.seen[i].events
             legal = self._legal(s)
@@ -413,11 +413,11 @@ class Table:
                         .values(tuoguan=on)
                     )
                 self.seats[s].tuoguan = on
-                if not on:
-                    self._restart_clock(s)
-                    self._broadcast()  # the seat's prompt again, with its fresh deadline
-            self._tell_status()
-            conn.put(Seats(seats=self._status))  # the answer, even when nothing changed
+            if not self._tell_status():
+                conn.put(Seats(seats=self._status))  # the answer, even when nothing changed
+            if not on:  # the seat's prompt again, with a fresh deadline
+                self._restart_clock(s)
+                self._broadcast(only=s)
             self._wake.set()
 
     # -- 解散 ---------------------------------------------------------------------------
