@@ -95,6 +95,28 @@ class BotBody(_Body):
     bot: str = "heuristic"
 
 
+class ErrorBody(BaseModel):
+    """Every refused HTTP request: a code a client can switch on and a reason to show."""
+
+    code: str
+    reason: str
+
+
+# The refusals any call may answer with (documented in the OpenAPI schema).
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": why}
+    for status, why in [
+        (400, "a bad request (the code says which check failed)"),
+        (401, "no valid session token, or a bad login"),
+        (403, "not allowed (only the host may do this)"),
+        (404, "no such room or match"),
+        (409, "the room or match is not in a state for this"),
+        (429, "too many failed logins; wait a minute"),
+        (503, "not ready yet, or no free room code"),
+    ]
+}
+
+
 class Hub:
     """The live tables, by room code, and the sockets waiting for a room to start.
 
@@ -186,7 +208,9 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
                         c.close()
         await engine.dispose()
 
-    app = FastAPI(title="paohuzi server", version="0.2.0", lifespan=lifespan)
+    app = FastAPI(
+        title="paohuzi server", version="0.2.0", lifespan=lifespan, responses=ERROR_RESPONSES
+    )
     app.state.ready = False
     app.state.hub = hub
 
