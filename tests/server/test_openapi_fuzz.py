@@ -64,28 +64,8 @@ def test_http_api_from_its_openapi_schema(tmp_path: Path) -> None:
     t0 = time.monotonic()
     for result in schema.get_all_operations():
         op = result.ok()
-
-        @given(case=op.as_strategy(), authed=st.booleans(), real=st.sampled_from([None, *rooms]))
-        @settings(
-            max_examples=EXAMPLES,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            phases=[Phase.explicit, Phase.generate],
-            suppress_health_check=list(HealthCheck),
-        )
-        def one(case: Any, authed: bool, real: str | None) -> None:
-            tried[op.label] = tried.get(op.label, 0) + 1
-            if real is not None and case.path_parameters:
-                if "code" in case.path_parameters:
-                    case.path_parameters["code"] = real
-                if "match_id" in case.path_parameters:
-                    case.path_parameters["match_id"] = match_id
-            headers = {"Authorization": f"Bearer {token}"} if authed else None
-            case.call_and_validate(headers=headers, checks=CHECKS)
-
         try:
-            one()
+            _fuzz(op, token, rooms, match_id, tried)
         except Exception as e:  # collect every operation's failure, then report them all
             failures[op.label] = str(e)[:1500]
     total = sum(tried.values())
@@ -95,3 +75,28 @@ def test_http_api_from_its_openapi_schema(tmp_path: Path) -> None:
     assert len(tried) >= 15 and total >= 250
     client = get_client(app)
     assert client.get("/health").status_code == 200
+
+
+def _fuzz(op: Any, token: str, rooms: list[str], match_id: int, tried: dict[str, int]) -> None:
+    """Run one operation's examples; ``tried`` counts them."""
+
+    @given(case=op.as_strategy(), authed=st.booleans(), real=st.sampled_from([None, *rooms]))
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    def one(case: Any, authed: bool, real: str | None) -> None:
+        tried[op.label] = tried.get(op.label, 0) + 1
+        if real is not None and case.path_parameters:
+            if "code" in case.path_parameters:
+                case.path_parameters["code"] = real
+            if "match_id" in case.path_parameters:
+                case.path_parameters["match_id"] = match_id
+        headers = {"Authorization": f"Bearer {token}"} if authed else None
+        case.call_and_validate(headers=headers, checks=CHECKS)
+
+    one()
