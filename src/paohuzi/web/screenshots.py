@@ -135,33 +135,47 @@ def signed_in(browser: Any, login: dict[str, Any], viewport: dict[str, int]) -> 
     return ctx
 
 
+_LOOK = """() => {
+  const q = (s) => document.querySelector(s);
+  const claim = q("button.claim.hu:enabled") || q("button.claim:enabled");
+  const card = q(".hand-card.can");
+  return {
+    settlement: !!q(".settlement"),
+    overlay: !!q(".overlay"),
+    claim: claim ? claim.dataset.action : null,
+    claimText: claim ? claim.dataset.text : null,
+    face: card ? card.dataset.k : null,
+    faceText: card ? card.dataset.face : null,
+  };
+}"""
+
+
 def step(page: Any, *, settle: bool = True) -> str | None:
     """Make one decision by clicks if the page offers one; what was done, or None.
 
     胡 when offered, else the first claim option (碰/吃/过), else the first discardable card
     (tapped once to pick it, once more to discard). ``settle``: close a 结算 sheet.
     """
-    if settle and page.locator(".settlement").count():
+    look = page.evaluate(_LOOK)
+    if look["settlement"] and settle:
         page.locator(".settlement .btn.primary").click(timeout=2000)
         return "continue"
-    if page.locator(".overlay").count():
+    if look["overlay"]:
         return None
-    hu = page.locator("button.claim.hu:enabled")
-    claim = hu if hu.count() else page.locator("button.claim:enabled")
-    if claim.count():
-        text = str(claim.first.get_attribute("data-text"))
-        claim.first.click(timeout=2000)
-        return text
-    card = page.locator(".hand-card.can")
-    if card.count():
-        face = str(card.first.get_attribute("data-face"))
-        card.first.click(timeout=2000)
-        page.locator(".hand-card.can.selected").first.click(timeout=2000)
-        return f"打:{face}"
+    if look["claim"] is not None:
+        page.locator(f'button.claim[data-action="{look["claim"]}"]').click(timeout=2000)
+        return str(look["claimText"])
+    if look["face"] is not None:
+        card = page.locator(f'.hand-card[data-k="{look["face"]}"]')
+        card.click(timeout=2000)
+        page.locator(".hand-card.can.selected").click(timeout=2000)
+        return f"打:{look['faceText']}"
     return None
 
 
-def play(pages: list[Any], until: Any, seconds: float = 60, limit: int = 10**6) -> list[str]:
+def play(
+    pages: list[Any], until: Any, seconds: float = 60, limit: int = 10**6, settle: bool = True
+) -> list[str]:
     """Click decisions on ``pages`` in turn until ``until(done)`` or ``limit``; the decisions."""
     done: list[str] = []
     deadline = time.monotonic() + seconds
@@ -171,7 +185,7 @@ def play(pages: list[Any], until: Any, seconds: float = 60, limit: int = 10**6) 
         moved = False
         for p in pages:
             try:
-                d = step(p)
+                d = step(p, settle=settle)
             except Exception:  # the table moved on while clicking: look again
                 d = None
             if d is not None and d != "continue":
