@@ -454,11 +454,11 @@ function Replay({ id }) {
       ${[0, 1, 2].map((s) => html`<option value=${s} selected=${seat === s}>${t("seat_n", { n: s })}</option>`)}</select></label>
     <span class="grow" data-step>${t("step", { i: step, n })}</span>
     <div class="stepper">
-      <button class="btn small" aria-label=${t("first")} onClick=${() => setStep(0)}>⏮</button>
-      <button class="btn small" aria-label=${t("prev")} onClick=${() => setStep(Math.max(0, step - 1))}>◀</button>
+      <button class="btn small" aria-label=${t("first")} onClick=${() => setStep(0)}>«</button>
+      <button class="btn small" aria-label=${t("prev")} onClick=${() => setStep(Math.max(0, step - 1))}>‹</button>
       <input type="range" min="0" max=${n} value=${step} aria-label=${t("step", { i: step, n })} onInput=${(e) => setStep(Number(e.target.value))} />
-      <button class="btn small" aria-label=${t("next")} onClick=${() => setStep(Math.min(n, step + 1))}>▶</button>
-      <button class="btn small" aria-label=${t("last")} onClick=${() => setStep(n)}>⏭</button>
+      <button class="btn small" aria-label=${t("next")} onClick=${() => setStep(Math.min(n, step + 1))}>›</button>
+      <button class="btn small" aria-label=${t("last")} onClick=${() => setStep(n)}>»</button>
     </div>
   </div>`;
   return html`<main class="screen play replay">
@@ -518,4 +518,5 @@ function App() {
 setLang(lang());
 window.addEventListener("resize", rerender);
 render(html`<${App} />`, document.getElementById("app"));
+requestAnimationFrame(() => performance.mark("phz-first-screen")); // the first screen is drawn
 window.__phz = S; // for tests and the curious
