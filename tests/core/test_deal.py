@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from paohuzi.core import COMPILED
 from paohuzi.core.cards import format_faces
 from paohuzi.core.deal import Deal, check_seat, check_seed, random_deal
 from paohuzi.core.engine import new_game
@@ -42,9 +41,13 @@ def test_a_deal_uses_every_card_once() -> None:
         Deal(0, (tuple(hands[0]), tuple(hands[1]), tuple(hands[2])), d.stock)
     with pytest.raises(RecordError, match="tuple of faces"):
         Deal(0, (d.hands[0], d.hands[1], (True,) * 20), d.stock)
-    # A compiled build's typed constructor refuses two hands with TypeError (issue 14).
-    with pytest.raises(TypeError if COMPILED else RecordError):
-        Deal(0, (d.hands[0], d.hands[1]), d.stock)  # type: ignore[arg-type]
+    # Deal checks its arguments itself: a RecordError on both builds, never a TypeError.
+    with pytest.raises(RecordError, match="three hands"):
+        Deal(0, (d.hands[0], d.hands[1]), d.stock)
+    with pytest.raises(RecordError, match="tuple of faces"):
+        Deal(0, d.hands, list(d.stock))
+    with pytest.raises(RecordError, match="dealer must be seat"):
+        Deal("0", d.hands, d.stock)
     with pytest.raises(RecordError, match="19 cards"):
         Deal(0, d.hands, d.stock[1:])
     with pytest.raises(RecordError, match="no face"):

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paohuzi.core import COMPILED
 from paohuzi.core.cards import RED_NUMBERS, parse_faces
 from paohuzi.core.errors import NotationError
 from paohuzi.core.groups import (
@@ -208,9 +207,9 @@ def test_repr_rebuilds_the_group_and_parsing_is_remembered() -> None:
 def test_non_strings_are_notation_errors_quoting_them(bad: object) -> None:
     with pytest.raises(NotationError, match=re.escape(repr(bad))):
         parse_group(bad)  # type: ignore[arg-type]
-    # A compiled build's typed constructor refuses a wrongly typed field with TypeError
-    # before Group can say more (issue 14 lists it); the pure build says NotationError.
-    with pytest.raises(TypeError if COMPILED else NotationError):
-        Group(GroupKind.PENG, bad)  # type: ignore[arg-type]
-    with pytest.raises(TypeError if COMPILED else NotationError):
-        Group(bad, (1, 1, 1))  # type: ignore[arg-type]
+    # Group checks its arguments itself: a NotationError on both builds
+    # (a compiled typed constructor would otherwise raise TypeError first).
+    with pytest.raises(NotationError):
+        Group(GroupKind.PENG, bad)
+    with pytest.raises(NotationError, match=re.escape(repr(bad))):
+        Group(bad, (1, 1, 1))

@@ -34,7 +34,7 @@ def check_seat(seat: object, what: str = "seat") -> int:
     return seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Deal:
     """Who got what: each seat's dealt hand and the stock, top card first.
 
@@ -55,29 +55,40 @@ class Deal:
         """
         return object.__new__(cls)
 
-    def __post_init__(self) -> None:
-        """Refuse a deal that is not all 80 cards once, 21/20/20 and 19 in the stock."""
-        check_seat(self.dealer, "dealer")
-        if not isinstance(self.hands, tuple) or len(self.hands) != 3:
-            raise RecordError(f"a deal has three hands, got {self.hands!r}")
-        for h in (*self.hands, self.stock):
+    def __init__(self, dealer: object, hands: object, stock: object) -> None:
+        """Refuse a deal that is not all 80 cards once, 21/20/20 and 19 in the stock.
+
+        The arguments are typed ``object`` and checked here, so that a wrong type is
+        a RecordError on both builds (a compiled typed constructor would raise
+        TypeError before these checks).
+        """
+        seat = check_seat(dealer, "dealer")
+        if not isinstance(hands, tuple) or len(hands) != 3:
+            raise RecordError(f"a deal has three hands, got {hands!r}")
+        parts: list[tuple[int, ...]] = []
+        for h in (*hands, stock):
             if not isinstance(h, tuple):
                 raise RecordError(f"a dealt hand or stock is a tuple of faces, got {h!r}")
             items: tuple[object, ...] = h  # as objects: a compiled build would read True as 1
             if any(isinstance(f, bool) or not isinstance(f, int) for f in items):
                 raise RecordError(f"a dealt hand or stock is a tuple of faces, got {h!r}")
-            if any(not 0 <= f < NUM_FACES for f in h):
+            faces: tuple[int, ...] = h
+            if any(not 0 <= f < NUM_FACES for f in faces):
                 raise RecordError(f"a deal holds a card that is no face 0–19: {list(h)!r}")
-        sizes = [len(h) for h in self.hands]
-        want = [21 if s == self.dealer else 20 for s in SEATS]
+            parts.append(faces)
+        sizes = [len(h) for h in parts[:3]]
+        want = [21 if s == seat else 20 for s in SEATS]
         if sizes != want:
             raise RecordError(f"dealt hands must hold {want} cards, got {sizes}")
-        if len(self.stock) != DECK_SIZE - 61:
-            raise RecordError(f"the stock must hold 19 cards, got {len(self.stock)}")
-        counts = counts_of([f for h in self.hands for f in h] + list(self.stock))
+        if len(parts[3]) != DECK_SIZE - 61:
+            raise RecordError(f"the stock must hold 19 cards, got {len(parts[3])}")
+        counts = counts_of([f for h in parts for f in h])
         if any(c != COPIES for c in counts):
             bad = [f"{glyph(f)}×{c}" for f, c in enumerate(counts) if c != COPIES]
             raise RecordError(f"a deal must use all 80 cards once: {' '.join(bad)}")
+        object.__setattr__(self, "dealer", seat)
+        object.__setattr__(self, "hands", (parts[0], parts[1], parts[2]))
+        object.__setattr__(self, "stock", parts[3])
 
     @staticmethod
     def _unchecked(dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> Deal:

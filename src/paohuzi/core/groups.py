@@ -136,7 +136,7 @@ def set_shape_huxi(a: int, b: int, c: int) -> int:
     return 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Group:
     """A group of cards: ``Group(GroupKind.PENG, (11, 11, 11))`` is ``碰:贰贰贰``.
 
@@ -153,37 +153,43 @@ class Group:
     big: int = field(init=False, repr=False, compare=False)
     """Big cards in the group (壹…拾), for 大字/小字."""
 
-    def __post_init__(self) -> None:
-        """Check the shape (§2) and derive 胡息, red and big cards once."""
-        kind = self.kind
+    def __init__(self, kind: object, faces: object) -> None:
+        """Check the shape (§2) and derive 胡息, red and big cards once.
+
+        The arguments are typed ``object`` and checked here, so that a wrong type is
+        a NotationError on both builds (a compiled typed constructor would raise
+        TypeError before these checks).
+        """
         if not isinstance(kind, GroupKind):
             raise NotationError(f"not a group kind: {kind!r}")
         try:
-            faces = tuple(sorted(self.faces))
+            items: list[object] = sorted(faces)  # type: ignore[call-overload]
         except TypeError:
-            raise NotationError(f"not face indexes 0-19: {self.faces!r}") from None
-        object.__setattr__(self, "faces", faces)
-        if any(not isinstance(f, int) or not 0 <= f < NUM_FACES for f in faces):
-            raise NotationError(f"not face indexes 0-19: {list(faces)!r}")
-        if len(faces) != kind.size:
+            raise NotationError(f"not face indexes 0-19: {faces!r}") from None
+        fs = tuple(f for f in items if isinstance(f, int) and 0 <= f < NUM_FACES)
+        if len(fs) != len(items):
+            raise NotationError(f"not face indexes 0-19: {items!r}")
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "faces", fs)
+        if len(fs) != kind.size:
             raise NotationError(
-                f"a {kind.value} group has {kind.size} cards, got {format_faces(faces)!r}"
+                f"a {kind.value} group has {kind.size} cards, got {format_faces(fs)!r}"
             )
         if kind in SAME_FACE_KINDS:
-            if faces[0] != faces[-1]:
+            if fs[0] != fs[-1]:
                 raise NotationError(f"a {kind.value} group needs one face: {self}")
-            huxi = huxi_of(kind, big=faces[0] >= 10)
+            huxi = huxi_of(kind, big=fs[0] >= 10)
         elif kind is GroupKind.DUI:
-            if faces[0] != faces[1]:
+            if fs[0] != fs[1]:
                 raise NotationError(f"a pair needs one face: {self}")
             huxi = 0
-        elif not is_set_shape(*faces):
+        elif not is_set_shape(*fs):
             raise NotationError(f"not a run, 二七十 or 大小三搭: {self}")
         else:
-            huxi = set_shape_huxi(*faces)
+            huxi = set_shape_huxi(*fs)
         object.__setattr__(self, "huxi", huxi)
-        object.__setattr__(self, "red", sum(1 for f in faces if is_red(f)))
-        object.__setattr__(self, "big", sum(1 for f in faces if f >= 10))
+        object.__setattr__(self, "red", sum(1 for f in fs if is_red(f)))
+        object.__setattr__(self, "big", sum(1 for f in fs if f >= 10))
 
     @property
     def same_face(self) -> bool:
