@@ -8,8 +8,10 @@ of faces, usually held as a count vector of length 20.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from typing import Final
 
 from .errors import HandError, NotationError
 
@@ -225,6 +227,12 @@ def counts_of(faces: Iterable[object]) -> list[int]:
 
 def faces_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
     """Return the sorted faces of a count vector."""
+    if _COMPILED:  # native ints: a plain loop
+        out: list[int] = []
+        for f, c in enumerate(counts):
+            for _ in range(c):
+                out.append(f)
+        return tuple(out)
     return tuple(b"".join([_FACE_BYTE[f] * c for f, c in enumerate(counts)]))
 
 
@@ -247,3 +255,7 @@ def check_counts(counts: Sequence[int], what: str = "cards") -> None:
     for f, c in enumerate(counts):
         if c > COPIES:
             raise HandError(f"{what}: {c} copies of {glyph(f)} (only {COPIES} exist)")
+
+
+# Whether this module runs compiled (mypyc): its functions are then builtins.
+_COMPILED: Final = not isinstance(full_deck, types.FunctionType)

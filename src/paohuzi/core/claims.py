@@ -125,9 +125,14 @@ SEATS_FOR: Final = tuple(
 )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Window:
-    """A card on offer and what each seat may do with it (§5 steps 1–5, §6)."""
+    """A card on offer and what each seat may do with it (§5 steps 1–5, §6).
+
+    ``__init__`` is written out: a compiled build then compiles it too (the one
+    ``dataclass`` writes at run time stays interpreted), and a window opens on
+    nearly every card.
+    """
 
     card: int
     source: int  # drawer or discarder
@@ -140,6 +145,33 @@ class Window:
     order: tuple[int, ...] = ()  # seat priority for 胡 / 吃
     forced_pao: int = -1  # seat that must 跑 if nobody wins
     after_own: bool = False  # 提胡/偎胡 window: on pass the drawer goes on (§5 step 1)
+
+    def __init__(
+        self,
+        card: int,
+        source: int,
+        from_draw: bool,
+        last_card: bool,
+        options: dict[int, tuple[int, ...]],
+        answers: dict[int, int] | None = None,
+        hu: dict[int, WinResult] | None = None,
+        chi: dict[int, dict[int, Action]] | None = None,
+        order: tuple[int, ...] = (),
+        forced_pao: int = -1,
+        after_own: bool = False,
+    ) -> None:
+        """The fields in order; the answers, 胡 and 吃 offers default to empty."""
+        self.card = card
+        self.source = source
+        self.from_draw = from_draw
+        self.last_card = last_card
+        self.options = options
+        self.answers = {} if answers is None else answers
+        self.hu = {} if hu is None else hu
+        self.chi = {} if chi is None else chi
+        self.order = order
+        self.forced_pao = forced_pao
+        self.after_own = after_own
 
     def copy(self) -> Window:
         """An independent copy: the answers change, the offers never do."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import types
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -129,6 +130,11 @@ def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
     ``counts`` are free counts of 一二三七十 (a 坎 stays whole, so it counts as 0).
     """
     one, two, three, seven, ten = counts
+    return _bound5(one, two, three, seven, ten, value)
+
+
+def _bound5(one: int, two: int, three: int, seven: int, ten: int, value: int) -> int:
+    """:func:`_huxi_bound` on the five counts as arguments."""
     # n123 + min(two - n123, min(seven, ten)) is largest at this closed form.
     return min(two, min(one, two, three) + min(seven, ten)) * value
 
@@ -270,23 +276,72 @@ class SeatFacts:
         return self.owned + gained == _W[self.quads]  # owes_discard, inlined
 
 
+# Whether this module runs compiled (mypyc): its functions are then builtins. The
+# compiled build counts a hand in a plain loop of native ints, the interpreter in
+# bytes operations (a Python loop costs it more); both give the same facts.
+_COMPILED: Final = not isinstance(owes_discard, types.FunctionType)
+
+
+def _free(c: int) -> int:
+    """Free copies of a face held ``c`` times: a 坎 is not free."""
+    return c if c < 3 else 0
+
+
+def _counted(hand: list[int]) -> tuple[int, int, int, int, int, int, int]:
+    """Singles, pairs and 坎 masks, cards, free cards, 坎 胡息 and the 胡息 bound.
+
+    What :func:`seat_facts` reads from the hand, counted face by face (the
+    compiled build's way; the bound is :func:`_huxi_bound` of both sizes).
+    """
+    singles = pairs = kans = n = kans_small = kans_big = 0
+    for f in range(NUM_FACES):
+        c = hand[f]
+        if c:
+            n += c
+            if c == 1:
+                singles |= 1 << f
+            elif c == 2:
+                pairs |= 1 << f
+            else:
+                kans |= 1 << f
+                if c == 3:
+                    if f < 10:
+                        kans_small += 1
+                    else:
+                        kans_big += 1
+    h = hand
+    bound = _bound5(
+        _free(h[0]), _free(h[1]), _free(h[2]), _free(h[6]), _free(h[9]), _SET_HUXI[0]
+    ) + _bound5(_free(h[10]), _free(h[11]), _free(h[12]), _free(h[16]), _free(h[19]), _SET_HUXI[1])
+    kan_huxi = _KAN_HUXI[0] * kans_small + _KAN_HUXI[1] * kans_big
+    return singles, pairs, kans, n, n - 3 * (kans_small + kans_big), kan_huxi, bound
+
+
 def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
     """The :class:`SeatFacts` of a hand (counts, at most 3 of a face) and its table."""
     b = bytes(hand)
-    # Bit f of the reversed string of '0'/'1' is face f.
-    singles = int(b.translate(_SINGLE_CH)[::-1], 2)
-    pairs = int(b.translate(_PAIR_CH)[::-1], 2)
+    if _COMPILED:
+        singles, pairs, kans, n_hand, n_free, kan_huxi, bound = _counted(
+            hand if isinstance(hand, list) else list(hand)
+        )
+        fb = b.translate(_FREE_COUNT) if kans else b
+    else:
+        # Bit f of the reversed string of '0'/'1' is face f.
+        singles = int(b.translate(_SINGLE_CH)[::-1], 2)
+        pairs = int(b.translate(_PAIR_CH)[::-1], 2)
+        n_hand = n_free = sum(b)
+        kans = kan_huxi = 0
+        bound = -1  # computed below if needed
+        if 3 in b:  # 坎: 胡息, not free, and a forced 跑 on another's card
+            kans_small = b.count(3, 0, 10)
+            kans_big = b.count(3, 10)
+            kan_huxi = _KAN_HUXI[0] * kans_small + _KAN_HUXI[1] * kans_big
+            n_free -= 3 * (kans_small + kans_big)
+            kans = int(b.translate(_KAN_CH)[::-1], 2)
+        fb = b.translate(_FREE_COUNT)
     mask = singles | pairs
-    n_hand = n_free = sum(b)
-    huxi = t.huxi
-    kan_wei = t.wei
-    if 3 in b:  # 坎: 胡息, not free, and a forced 跑 on another's card
-        kans_small = b.count(3, 0, 10)
-        kans_big = b.count(3, 10)
-        huxi += _KAN_HUXI[0] * kans_small + _KAN_HUXI[1] * kans_big
-        n_free -= 3 * (kans_small + kans_big)
-        kan_wei |= int(b.translate(_KAN_CH)[::-1], 2)
-    fb = b.translate(_FREE_COUNT)
+    huxi = t.huxi + kan_huxi
+    kan_wei = t.wei | kans
     # Win candidates (§10): a free single with no group among the other free cards
     # can only be saved by the winning card itself, so the card joins it (and every
     # such single) in one group: three such singles and no card wins at all.
@@ -303,7 +358,9 @@ def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
             wins = 0 if stranded ^ low else wins & _REL[low.bit_length() - 1]
     if wins:  # and a bound on the 胡息 the hand can reach
         bar = min(rules.min_huxi, rules.min_huxi_with_mingtang)
-        if huxi + _BOUND_SMALL[_SMALL_FACES(fb)] + _BOUND_BIG[_BIG_FACES(fb)] + _BEST_GAIN < bar:
+        if bound < 0:
+            bound = _BOUND_SMALL[_SMALL_FACES(fb)] + _BOUND_BIG[_BIG_FACES(fb)]
+        if huxi + bound + _BEST_GAIN < bar:
             wins = 0
     # 吃 is possible on x when a shape's two cards are free (shape 4 x x X included).
     chi = partners | (mask & (mask >> 10 | (mask & _SMALL) << 10))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -32,7 +33,7 @@ from .actions import (
     canonical_id,
     parse_action,
 )
-from .cards import NUM_FACES, counts_of, faces_of_counts, glyph
+from .cards import NUM_FACES, faces_of_counts, glyph
 from .chi import TABLES as CHI_TABLES
 from .chi import chi_action
 from .claims import (
@@ -76,6 +77,24 @@ _DISCARDS_SMALL: Final = {
     bytes(p): tuple(f for f in range(10) if p[f] == 49) for p in itertools.product(b"01", repeat=10)
 }
 _DISCARDS_BIG: Final = {k: tuple(f + 10 for f in v) for k, v in _DISCARDS_SMALL.items()}
+# The same by a bit mask of the free faces of each half (the compiled build's key).
+_DISCARDS_LOW: Final = tuple(tuple(f for f in range(10) if m >> f & 1) for m in range(1 << 10))
+_DISCARDS_HIGH: Final = tuple(tuple(f + 10 for f in t) for t in _DISCARDS_LOW)
+
+
+def _free_mask(h: list[int]) -> int:
+    """The faces of which a hand holds one or two copies (the ones it may discard)."""
+    m = 0
+    for f in range(NUM_FACES):
+        c = h[f]
+        if c == 1 or c == 2:
+            m |= 1 << f
+    return m
+
+
+# Whether this module runs compiled (mypyc): its functions are then builtins, and
+# plain loops of native ints beat the bytes operations the interpreter prefers.
+_COMPILED: Final = not isinstance(_free_mask, types.FunctionType)
 
 
 # The commonest events, built once: immutable, so the logs can share them.
@@ -148,6 +167,14 @@ _WHY_NOT: Final = {
     ActionKind.HU: "the card does not complete the hand with enough 胡息 (§10)",
     ActionKind.PASS: "there is no claim to pass on",
 }
+
+
+def _counts(faces: tuple[int, ...]) -> list[int]:
+    """:func:`~.cards.counts_of` of a checked deal's hand (its faces are known good)."""
+    c = [0] * NUM_FACES
+    for f in faces:
+        c[f] += 1
+    return c
 
 
 def _seat(seat: object) -> int:
@@ -235,7 +262,7 @@ class State:
         self.seed = seed
         self.deal = deal
         self.dealer = deal.dealer
-        self.hands = [counts_of(h) for h in deal.hands]
+        self.hands = [_counts(deal.hands[0]), _counts(deal.hands[1]), _counts(deal.hands[2])]
         self.tables = [[], [], []]
         self.piles = [[], [], []]
         self.discards = [[], [], []]
@@ -334,8 +361,12 @@ class State:
             if seat != self.turn:
                 return ()
             h = self.hands[seat]
-            key = bytes(h).translate(_FREE_CH)
-            ids = _DISCARDS_SMALL[key[:10]] + _DISCARDS_BIG[key[10:]]
+            if _COMPILED:
+                m = _free_mask(h)
+                ids = _DISCARDS_LOW[m & 1023] + _DISCARDS_HIGH[m >> 10]
+            else:
+                key = bytes(h).translate(_FREE_CH)
+                ids = _DISCARDS_SMALL[key[:10]] + _DISCARDS_BIG[key[10:]]
             if not ids:  # only with dead_hand off: a 坎 must be broken
                 ids = tuple(f for f in range(NUM_FACES) if h[f])
             return ids
