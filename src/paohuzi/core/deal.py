@@ -34,6 +34,11 @@ def check_seat(seat: object, what: str = "seat") -> int:
     return seat
 
 
+# What Deal._unchecked passes to skip the checks (a compiled native class with its
+# own __new__ cannot raise from __init__, so the shortcut goes through __init__).
+_TRUSTED: Final = object()
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class Deal:
     """Who got what: each seat's dealt hand and the stock, top card first.
@@ -46,22 +51,20 @@ class Deal:
     hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     stock: tuple[int, ...]
 
-    def __new__(cls, *args: object, **kwargs: object) -> Deal:
-        """Allocate only; ``Deal.__new__(Deal)`` is how :meth:`_unchecked` skips the checks.
-
-        Written out so that the compiled build, whose native classes otherwise
-        run ``__init__`` inside ``__new__``, allows the same shortcut. (Not ``super()``:
-        ``slots=True`` makes a new class, which the zero-argument form would not know.)
-        """
-        return object.__new__(cls)
-
-    def __init__(self, dealer: object, hands: object, stock: object) -> None:
+    def __init__(
+        self, dealer: object, hands: object, stock: object, *, _trusted: object = None
+    ) -> None:
         """Refuse a deal that is not all 80 cards once, 21/20/20 and 19 in the stock.
 
         The arguments are typed ``object`` and checked here, so that a wrong type is
         a RecordError on both builds (a compiled typed constructor would raise
-        TypeError before these checks).
+        TypeError before these checks). :meth:`_unchecked` passes ``_trusted``.
         """
+        if _trusted is _TRUSTED:  # a shuffled full deck: nothing to check
+            object.__setattr__(self, "dealer", dealer)
+            object.__setattr__(self, "hands", hands)
+            object.__setattr__(self, "stock", stock)
+            return
         seat = check_seat(dealer, "dealer")
         if not isinstance(hands, tuple) or len(hands) != 3:
             raise RecordError(f"a deal has three hands, got {hands!r}")
@@ -93,11 +96,7 @@ class Deal:
     @staticmethod
     def _unchecked(dealer: int, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> Deal:
         """A deal known to be well formed (a shuffled full deck), without the checks."""
-        d = Deal.__new__(Deal)
-        object.__setattr__(d, "dealer", dealer)
-        object.__setattr__(d, "hands", hands)
-        object.__setattr__(d, "stock", stock)
-        return d
+        return Deal(dealer, hands, stock, _trusted=_TRUSTED)
 
     @property
     def liangzhang(self) -> int:

@@ -135,8 +135,13 @@ def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
 
 def _bound5(one: int, two: int, three: int, seven: int, ten: int, value: int) -> int:
     """:func:`_huxi_bound` on the five counts as arguments."""
-    # n123 + min(two - n123, min(seven, ten)) is largest at this closed form.
-    return min(two, min(one, two, three) + min(seven, ten)) * value
+    # n123 + min(two - n123, min(seven, ten)) is largest at this closed form
+    # (written with comparisons: a compiled min() is a generic call).
+    n123 = one if one < two else two
+    n123 = n123 if n123 < three else three
+    n710 = seven if seven < ten else ten
+    most = n123 + n710
+    return (two if two < most else most) * value
 
 
 # 胡息 of a 坎 and of a scoring set, small and big (§2), from the groups themselves.
@@ -294,21 +299,23 @@ def _counted(hand: list[int]) -> tuple[int, int, int, int, int, int, int]:
     compiled build's way; the bound is :func:`_huxi_bound` of both sizes).
     """
     singles = pairs = kans = n = kans_small = kans_big = 0
+    bit = 1  # 1 << f, doubled as f goes up (native adds, no shifts)
     for f in range(NUM_FACES):
         c = hand[f]
         if c:
             n += c
             if c == 1:
-                singles |= 1 << f
+                singles |= bit
             elif c == 2:
-                pairs |= 1 << f
+                pairs |= bit
             else:
-                kans |= 1 << f
+                kans |= bit
                 if c == 3:
                     if f < 10:
                         kans_small += 1
                     else:
                         kans_big += 1
+        bit += bit
     h = hand
     bound = _bound5(
         _free(h[0]), _free(h[1]), _free(h[2]), _free(h[6]), _free(h[9]), _SET_HUXI[0]

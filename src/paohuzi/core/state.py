@@ -85,10 +85,12 @@ _DISCARDS_HIGH: Final = tuple(tuple(f + 10 for f in t) for t in _DISCARDS_LOW)
 def _free_mask(h: list[int]) -> int:
     """The faces of which a hand holds one or two copies (the ones it may discard)."""
     m = 0
+    bit = 1  # 1 << f, doubled as f goes up (native adds, no shifts)
     for f in range(NUM_FACES):
         c = h[f]
         if c == 1 or c == 2:
-            m |= 1 << f
+            m |= bit
+        bit += bit
     return m
 
 
@@ -121,6 +123,30 @@ _CHOU_PENG: Final = EventDetail.PENG
 _EV_PASS: Final = [
     [Event(EventKind.PASS, s, face=f, private=True) for f in range(NUM_FACES)] for s in range(3)
 ]
+
+
+def _event(
+    kind: EventKind,
+    seat: int = -1,
+    face: int | None = None,
+    groups: tuple[Group, ...] = (),
+    source: int = -1,
+    detail: EventDetail = EventDetail.NONE,
+    hidden: bool = False,
+    hands: tuple[tuple[int, ...] | None, ...] = (),
+    numbers: tuple[int, ...] = (),
+    private: bool = False,
+) -> Event:
+    """``Event(...)``, built as the tuple it is.
+
+    The named tuple's ``__new__`` is an interpreted function, which compiled code
+    would call through the interpreter.
+    """
+    fields = (kind, seat, face, groups, source, detail, hidden, hands, numbers, private)
+    return _TUPLE_NEW(Event, fields)
+
+
+_TUPLE_NEW: Final = tuple.__new__
 
 
 @cache
@@ -663,7 +689,7 @@ class State:
         """Deal event, dealt 提 (§3), then 天胡 or the dealer's opening (§4)."""
         d = self.deal
         self.log.append(
-            Event(
+            _event(
                 EventKind.DEAL,
                 d.dealer,
                 face=d.liangzhang,
@@ -687,7 +713,7 @@ class State:
                 g = _TI_G[f]
                 self._lay(s, TableGroup(g, hidden=True))
                 self.log.append(
-                    Event(
+                    _event(
                         EventKind.TI, s, face=f, groups=(g,), detail=EventDetail.DEALT, hidden=True
                     )
                 )
@@ -730,7 +756,7 @@ class State:
                 return
             if self.rules.dead_hand:  # §9 ruling: only 坎 cards left
                 self.dead[seat] = True
-                self.log.append(Event(EventKind.DEAD, seat))
+                self.log.append(_event(EventKind.DEAD, seat))
         self._draw((seat + 1) % 3)
 
     def _open_claims(
@@ -795,15 +821,15 @@ class State:
             else:
                 self._upgrade(d, x, (_T.WEI, _T.CHOUWEI), g)
                 detail = EventDetail.WEI
-            self.log.append(Event(EventKind.TI, d, face=x, groups=(g,), detail=detail))
+            self.log.append(_event(EventKind.TI, d, face=x, groups=(g,), detail=detail))
         else:
             h[x] = 0
             chou = bool((self.chou_peng[d] >> x) & 1)  # 臭偎: shown (§8)
             g = (_CHOUWEI_G if chou else _WEI_G)[x]
             self._lay(d, TableGroup(g, hidden=not chou))
-            self.log.append(Event(EventKind.DRAW, d, face=x, hidden=not chou))
+            self.log.append(_event(EventKind.DRAW, d, face=x, hidden=not chou))
             self.log.append(
-                Event(
+                _event(
                     EventKind.WEI,
                     d,
                     face=x,
@@ -920,7 +946,7 @@ class State:
         else:
             was = self._upgrade(s, x, (_T.WEI, _T.CHOUWEI, _T.PENG), g)
             detail = EventDetail.PENG if was is _T.PENG else EventDetail.WEI
-        self.log.append(Event(EventKind.PAO, s, face=x, groups=(g,), source=source, detail=detail))
+        self.log.append(_event(EventKind.PAO, s, face=x, groups=(g,), source=source, detail=detail))
         self._after_own(s)
 
     def _resolve(self, w: Window, seat: int, aid: int, rank: int) -> None:
@@ -946,14 +972,14 @@ class State:
         elif aid == PENG_ID:
             self._claimed(seat, (x, x), (_PENG_TG[x],), _PENG_G[x].huxi, 1 << x)
             self.log.append(
-                Event(EventKind.PENG, seat, face=x, groups=(_PENG_G[x],), source=w.source)
+                _event(EventKind.PENG, seat, face=x, groups=(_PENG_G[x],), source=w.source)
             )
             self._after_own(seat)
         elif aid >= CHI_BASE:
             taken, placed, huxi = _chi_parts(aid, x)
             self._claimed(seat, taken, placed, huxi, 0)
             groups = w.chi[seat][aid].groups
-            self.log.append(Event(EventKind.CHI, seat, face=x, groups=groups, source=w.source))
+            self.log.append(_event(EventKind.CHI, seat, face=x, groups=groups, source=w.source))
             self._after_own(seat)
         else:  # nobody took it (§5 step 6, §6 step 4)
             self.piles[w.source].append(x)
@@ -979,7 +1005,7 @@ class State:
         """胡 (§10): the winner's score settled against the others (§12)."""
         self.window = None
         self.log.append(
-            Event(
+            _event(
                 EventKind.HU,
                 seat,
                 face=x,
@@ -993,7 +1019,7 @@ class State:
 
     def _huangzhuang(self) -> None:
         """荒庄 (§13): the stock ran out; nobody pays and the dealer deals again."""
-        self.log.append(Event(EventKind.HUANGZHUANG))
+        self.log.append(_event(EventKind.HUANGZHUANG))
         self._finish(None, None, (0, 0, 0), self.deal.dealer)
 
     def _finish(
@@ -1005,10 +1031,10 @@ class State:
             self.balances[1] + deltas[1],
             self.balances[2] + deltas[2],
         )
-        self.log.append(Event(EventKind.SETTLE, numbers=deltas))
+        self.log.append(_event(EventKind.SETTLE, numbers=deltas))
         for s in range(3):
             self.log.append(
-                Event(
+                _event(
                     EventKind.REVEAL,
                     s,
                     groups=self.table_groups(s),
