@@ -9,7 +9,15 @@ import httpx
 
 import paohuzi
 from paohuzi.server.protocol import view_to_dict
-from paohuzi.web.screenshots import PHONE, DESKTOP, ServerProcess, bot_room, http, play
+from paohuzi.web.screenshots import (
+    DESKTOP,
+    PHONE,
+    ServerProcess,
+    bot_room,
+    can_discard,
+    http,
+    play,
+)
 
 from .conftest import guest, open_page
 
@@ -86,7 +94,9 @@ def test_three_players_play_a_round_by_clicks_and_a_spectator_sees_no_hidden_car
         p.locator(".settlement .btn.primary").click()
         p.wait_for_selector(".summary")
     match_id = httpx.get(f"{web.base}/rooms/{code}").json()["match_id"]
-    record = paohuzi.MatchRecord.from_dict(httpx.get(f"{web.base}/matches/{match_id}/record").json())
+    record = paohuzi.MatchRecord.from_dict(
+        httpx.get(f"{web.base}/matches/{match_id}/record").json()
+    )
     (states,) = paohuzi.replay_match(record)
     # Every decision of the round was a click on one of the three pages.
     assert len(record.rounds[0].actions) == len(made)
@@ -159,10 +169,12 @@ def test_reload_and_a_lost_connection_keep_the_seat(browser: Any, web: ServerPro
     page, watch = open_page(browser, web, login, PHONE, f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
-    play([page], lambda d: len(d) >= 3 and page.locator(".hand-card.can").count() > 0)
+    play([page], lambda d: len(d) >= 3 and can_discard(page))
 
     def hand() -> list[str]:
-        return sorted(page.locator(".hand-card").evaluate_all("(es) => es.map((e) => e.dataset.face)"))
+        return sorted(
+            page.locator(".hand-card").evaluate_all("(es) => es.map((e) => e.dataset.face)")
+        )
 
     before = hand()
     page.reload()
