@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from .pg import pg_database
+
 try:  # the server's extra; without it these tests are not collected
     import aiosqlite  # noqa: F401
     import alembic  # noqa: F401
@@ -42,8 +44,8 @@ def free_port() -> int:
 class Server:
     """``paohuzi serve`` in a subprocess; ``kill()`` is SIGKILL, ``start()`` starts it again."""
 
-    def __init__(self, db: Path, log: Path, env: dict[str, str] | None = None) -> None:
-        self.db_url = f"sqlite:///{db}"
+    def __init__(self, db: Path | str, log: Path, env: dict[str, str] | None = None) -> None:
+        self.db_url = db if isinstance(db, str) else f"sqlite:///{db}"  # a path or a URL
         self.log = log
         self.env = env or {}
         self.port = free_port()
@@ -100,6 +102,16 @@ class Server:
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database: an SQLite file, or a new database on the test PostgreSQL (pg.py)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'server.db'}"
+    else:
+        with pg_database() as url:
+            yield url
 
 
 @pytest.fixture(scope="module")

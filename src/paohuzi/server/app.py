@@ -39,6 +39,7 @@ from .protocol import (
     client_adapter,
 )
 from .tables import Connection, SeatInfo, Table
+from .web import add_web
 
 __all__ = ["HOST_RULES", "create_app"]
 
@@ -495,7 +496,10 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
                 balances.append(acct.balance)
             rules = RuleSet.from_dict(room.rules)
             match = Match(
-                rules, rounds=room.rounds, balances=(balances[0], balances[1], balances[2])
+                rules,
+                rounds=room.rounds,
+                balances=(balances[0], balances[1], balances[2]),
+                seed=app.state.seeds.pop(code, None),  # None unless a test fixed it
             )
             first = match.start_round()
             row = MatchRow(
@@ -733,4 +737,5 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
                     return
         await table.attach(conn, m.since)
 
+    add_web(app, current, db_session)  # the browser client: last, so the API comes first
     return app
