@@ -77,7 +77,7 @@ class Server:
                 stderr=subprocess.STDOUT,
                 env=env,
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a loaded 2-core machine starts it slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")

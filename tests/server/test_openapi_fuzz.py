@@ -23,7 +23,7 @@ from schemathesis.python.asgi import get_client  # noqa: E402
 
 from paohuzi.server.app import create_app  # noqa: E402
 
-EXAMPLES = 25  # per operation: a bounded run (about 400 inputs in all)
+EXAMPLES = 15  # per operation: a bounded run (about 300 inputs in all)
 CHECKS = [
     C.not_a_server_error,
     C.status_code_conformance,
@@ -73,7 +73,7 @@ def test_http_api_from_its_openapi_schema(tmp_path: Path, record_property: Any) 
     print(f"schemathesis: {line}")
     record_property("inputs_tried", f"{line} (schemathesis)")
     assert not failures, "\n\n".join(f"{k}:\n{v}" for k, v in failures.items())
-    assert len(tried) >= 15 and total >= 250
+    assert len(tried) >= 15 and total >= 200
     client = get_client(app)
     assert client.get("/health").status_code == 200
 
