@@ -671,7 +671,9 @@ class Table:
             )
         else:
             await db.execute(
-                update(MatchRow).where(MatchRow.id == self.match_id).values(status="finished")
+                update(MatchRow)
+                .where(MatchRow.id == self.match_id)
+                .values(status="finished", dissolve=None)  # a vote still open lapses
             )
             await db.execute(
                 update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished")

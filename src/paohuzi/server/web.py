@@ -14,7 +14,6 @@ not carry, each computed from information the asking seat may see (RULES.md §14
 fix a room's deals before its start.
 """
 
-
 import os
 from importlib import resources
 from pathlib import Path
@@ -134,7 +133,12 @@ def _steps(rec: MatchRecord, rnd: int, seat: int | None) -> dict[str, Any]:
         nonlocal pos
         events = [c.to_dict() for e in st.log[pos:] if (c := e.censor(seat)) is not None]
         pos = len(st.log)
-        return {"seat": actor, "action": text, "events": events, "view": view_to_dict(view(st, seat))}
+        return {
+            "seat": actor,
+            "action": text,
+            "events": events,
+            "view": view_to_dict(view(st, seat)),
+        }
 
     steps = [step(None, "")]
     for a in r.actions:
