@@ -64,6 +64,7 @@ class Connection:
         self.table: Table | None = None
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
+        self.drained = asyncio.Event()  # the writer has sent everything and stopped
 
     def put(self, msg: BaseModel) -> None:
         """Queue a message."""
@@ -71,8 +72,11 @@ class Connection:
 
     async def pump(self) -> None:
         """Send queued messages until ``close`` (run as the socket's writer task)."""
-        while (text := await self.queue.get()) is not None:
-            await self._send(text)
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self._send(text)
+        finally:
+            self.drained.set()
 
     def close(self) -> None:
         """Stop the writer after what is queued."""
@@ -667,7 +671,9 @@ class Table:
             )
         else:
             await db.execute(
-                update(MatchRow).where(MatchRow.id == self.match_id).values(status="finished")
+                update(MatchRow)
+                .where(MatchRow.id == self.match_id)
+                .values(status="finished", dissolve=None)  # a vote still open lapses
             )
             await db.execute(
                 update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished")
