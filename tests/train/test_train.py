@@ -108,3 +108,24 @@ def test_bad_options_are_one_line(
     err = capsys.readouterr().err
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) == 1 and named in lines[0] and "Traceback" not in err
+
+
+def test_the_readmes_training_command_runs_in_a_tiny_form(tmp_path: Path) -> None:
+    """The README's marked training command, with tiny sizes and a temporary --out."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- train-command -->\n```sh\n(.*?)\n```", readme, re.S)
+    assert m, "README has no <!-- train-command --> block"
+    words = shlex.split(m.group(1).split("#")[0])
+    assert words[:2] == [".venv/bin/paohuzi", "train"]
+    args = words[2:]
+    sizes = dict(zip(TINY[::2], TINY[1::2], strict=True))
+    for i, w in enumerate(args):
+        if w in sizes:
+            args[i + 1] = sizes[w]
+        if w == "--out":
+            args[i + 1] = str(tmp_path / "run")
+    assert run(["train", *args]) == 0
+    assert (tmp_path / "run" / "curve.png").is_file()
