@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from .pg import pg_database
+
 try:  # the server's extra; without it these tests are not collected
     import aiosqlite  # noqa: F401
     import alembic  # noqa: F401
@@ -41,9 +43,10 @@ def free_port() -> int:
 class Server:
     """``paohuzi serve`` in a subprocess; ``kill()`` is SIGKILL, ``start()`` starts it again."""
 
-    def __init__(self, db: Path, log: Path) -> None:
-        self.db_url = f"sqlite:///{db}"
+    def __init__(self, db: Path | str, log: Path, env: dict[str, str] | None = None) -> None:
+        self.db_url = db if isinstance(db, str) else f"sqlite:///{db}"  # a path or a URL
         self.log = log
+        self.env = env or {}
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -55,7 +58,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws/{code}"
 
     def start(self) -> None:
-        env = dict(os.environ)
+        env = {**os.environ, **self.env}
         env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
@@ -100,6 +103,16 @@ class Server:
         return self.proc is not None and self.proc.poll() is None
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database: an SQLite file, or a new database on the test PostgreSQL (pg.py)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'server.db'}"
+    else:
+        with pg_database() as url:
+            yield url
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     d = tmp_path_factory.mktemp("srv")
@@ -122,10 +135,16 @@ def guest(srv: Server, nickname: str = "guest") -> str:
     return str(r.json()["token"])
 
 
-def room(srv: Server, host: str, *, rounds: int = 1, public: bool = True) -> str:
-    r = httpx.post(
-        f"{srv.http}/rooms", json={"rounds": rounds, "public": public}, headers=auth(host)
-    )
+def room(
+    srv: Server,
+    host: str,
+    *,
+    rounds: int = 1,
+    public: bool = True,
+    time_limit: float | None = None,
+) -> str:
+    body = {"rounds": rounds, "public": public, "time_limit": time_limit}
+    r = httpx.post(f"{srv.http}/rooms", json=body, headers=auth(host))
     assert r.status_code == 201, r.text
     return str(r.json()["code"])
 
@@ -143,12 +162,19 @@ def start(srv: Server, code: str, host: str) -> int:
 
 
 def seated_room(
-    srv: Server, humans: int = 3, bot: str = "random", rounds: int = 1
+    srv: Server,
+    humans: int = 3,
+    bot: str = "random",
+    rounds: int = 1,
+    time_limit: float | None = None,
 ) -> tuple[str, list[str]]:
-    """A room with ``humans`` guests in seats 0.. and bots in the rest (not started)."""
-    tokens = [guest(srv, f"p{i}") for i in range(humans)]
-    code = room(srv, tokens[0], rounds=rounds)
-    for i, t in enumerate(tokens):
+    """A room with ``humans`` guests in seats 0.. and bots in the rest (not started).
+
+    With no humans the one token is the (unseated) host's.
+    """
+    tokens = [guest(srv, f"p{i}") for i in range(max(humans, 1))]
+    code = room(srv, tokens[0], rounds=rounds, time_limit=time_limit)
+    for i, t in enumerate(tokens[:humans]):
         assert join(srv, code, t, i) == i
     if humans < 3:
         r = httpx.post(f"{srv.http}/rooms/{code}/bots", json={"bot": bot}, headers=auth(tokens[0]))
@@ -270,3 +296,75 @@ def check_ledger(srv: Server, code: str, match_id: int, states: list[Any]) -> No
         assert sum(deltas) == 0
         assert all(r["balance_after"] >= 0 for r in rows)
         assert tuple(deltas) == st.result.deltas
+
+
+class Sock:
+    """A raw WebSocket client that keeps every message and can wait for one."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.messages: list[dict[str, Any]] = []
+        self._seen = 0
+        self._new = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, srv: Server, code: str, token: str, *, spectate: bool = False) -> Sock:
+        ws = await websockets.connect(srv.ws(code))
+        await ws.send(json.dumps({"type": "auth", "token": token, "spectate": spectate}))
+        return cls(ws)
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for text in self.ws:
+                self.messages.append(json.loads(text))
+                self._new.set()
+        self._new.set()
+
+    async def send(self, **msg: Any) -> None:
+        await self.ws.send(json.dumps(msg))
+
+    async def until(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
+        """The next message (after the last one returned) for which ``pred`` holds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while self._seen < len(self.messages):
+                m = self.messages[self._seen]
+                self._seen += 1
+                if pred(m):
+                    return m
+            if self._reader.done():
+                raise AssertionError(
+                    f"closed ({self.ws.close_code}) waiting; last {self.messages[-3:]}"
+                )
+            self._new.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out waiting; last {self.messages[-3:]}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), left)
+
+    async def kind(self, kind: str, timeout: float = 20) -> dict[str, Any]:
+        return await self.until(lambda m: m["type"] == kind, timeout)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        with contextlib.suppress(Exception):
+            await self._reader
+
+
+def my_turn(m: dict[str, Any]) -> bool:
+    """A snapshot or prompt that asks the seat to decide."""
+    return m["type"] in ("snapshot", "prompt") and bool(m["legal"])
+
+
+async def discard_turn(sock: Sock) -> dict[str, Any]:
+    """Answer the seat's claims (过 when it may) until it is asked to discard: a decision
+    only this seat can take, so nothing moves until it does."""
+    while True:
+        m = await sock.until(my_turn, timeout=30)
+        if all(a["text"].startswith("打") for a in m["legal"]):
+            return m
+        ids = [a["id"] for a in m["legal"]]
+        aid = 20 if 20 in ids else ids[0]
+        await sock.send(type="act", action=aid, version=m["version"], client_id=f"c{m['since']}")

@@ -10,8 +10,8 @@ import pytest
 from .conftest import Player, Server, check_ledger, replayed, seat_events, seated_room, start
 
 
-async def test_sigkill_mid_round_then_the_match_goes_on(tmp_path: Path) -> None:
-    srv = Server(tmp_path / "server.db", tmp_path / "server.log")
+async def test_sigkill_mid_round_then_the_match_goes_on(tmp_path: Path, db_url: str) -> None:
+    srv = Server(db_url, tmp_path / "server.log")
     srv.start()
     try:
         code, tokens = seated_room(srv, 3, rounds=2)
@@ -25,7 +25,7 @@ async def test_sigkill_mid_round_then_the_match_goes_on(tmp_path: Path) -> None:
         srv.kill()  # SIGKILL, while the players keep sending
         acked_before = {p.seat: list(p.acks) for p in players}
         await asyncio.sleep(0.3)
-        await asyncio.to_thread(srv.start)  # same port, same SQLite file
+        await asyncio.to_thread(srv.start)  # same port, same database
         try:
             await asyncio.wait_for(asyncio.gather(*tasks), 90)
         except TimeoutError:

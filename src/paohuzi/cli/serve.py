@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Annotated
 
 import typer
 
 from .app import app
+from .errors import fail
 
 __all__ = ["db_app", "serve_cmd"]
 
@@ -25,26 +28,70 @@ def _need_server() -> None:
         raise typer.Exit(2) from None
 
 
+@contextlib.contextmanager
+def _database(url: str) -> Iterator[None]:
+    """A database that cannot be reached or migrated: one ``error:`` line, exit 1."""
+    from sqlalchemy.exc import DBAPIError
+
+    from ..server.db import safe_url
+
+    try:
+        yield
+    except DBAPIError as e:
+        first = str(e.orig if e.orig is not None else e).strip().splitlines()
+        fail(f"the database at {safe_url(url)}: {first[0] if first else type(e).__name__}", 1)
+
+
 @app.command("serve")
 def serve_cmd(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    host: Annotated[
+        str, typer.Option(help="Interface to listen on.", envvar="PAOHUZI_HOST")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.", envvar="PAOHUZI_PORT")] = 8000,
     db: Annotated[str | None, typer.Option(help=_DB_HELP)] = None,
+    grace: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a disconnected seat waits before 托管 (default: $PAOHUZI_GRACE or 30)."
+        ),
+    ] = None,
+    dissolve_seconds: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a 解散 vote stays open (default: $PAOHUZI_DISSOLVE_SECONDS or 60)."
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server (migrates the database first); GET /health when ready."""
     _need_server()
-    from ..server import run
-    from ..server.db import default_db_url
+    from dataclasses import replace
 
-    run(host, port, db or default_db_url())
+    from ..server import run
+    from ..server.db import backend_of, default_db_url
+    from ..server.limits import PlaySettings
+
+    try:
+        settings = PlaySettings.from_env()
+        if grace is not None:
+            settings = replace(settings, grace=grace)
+        if dissolve_seconds is not None:
+            settings = replace(settings, dissolve_seconds=dissolve_seconds)
+    except ValueError as e:
+        typer.echo(f"paohuzi serve: {e}", err=True)
+        raise typer.Exit(2) from None
+    url = db or default_db_url()
+    backend_of(url)  # a bad URL is refused before anything starts
+    with _database(url):
+        run(host, port, url, settings)
 
 
 @db_app.command("upgrade")
 def db_upgrade_cmd(db: Annotated[str | None, typer.Option(help=_DB_HELP)] = None) -> None:
     """Apply the database migrations not yet applied."""
     _need_server()
-    from ..server.db import default_db_url, upgrade
+    from ..server.db import default_db_url, safe_url, upgrade
 
     url = db or default_db_url()
-    upgrade(url)
-    typer.echo(f"database at head: {url}")
+    with _database(url):
+        upgrade(url)
+    typer.echo(f"database at head: {safe_url(url)}")

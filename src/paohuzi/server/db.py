@@ -16,19 +16,22 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
     UniqueConstraint,
     event,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "Account",
     "Base",
+    "DatabaseUrlError",
     "Decision",
     "LedgerEntry",
     "MatchRow",
@@ -36,8 +39,10 @@ __all__ = [
     "RoomSeat",
     "RoundRow",
     "SessionToken",
+    "backend_of",
     "default_db_url",
     "make_engine",
+    "safe_url",
     "upgrade",
 ]
 
@@ -101,6 +106,7 @@ class RoomRow(Base):
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    time_limit: Mapped[float | None] = mapped_column(Float)  # seconds per decision; None: none
 
 
 class RoomSeat(Base):
@@ -111,6 +117,7 @@ class RoomSeat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     bot: Mapped[str | None] = mapped_column(String(16))
+    tuoguan: Mapped[bool] = mapped_column(Boolean, default=False)  # 托管 chosen by the player
 
 
 class MatchRow(Base):
@@ -125,6 +132,8 @@ class MatchRow(Base):
     balances: Mapped[list[int]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(8))  # "playing" or "finished"
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # The open 解散 vote {"proposer", "votes", "deadline"}, or its "outcome": "dissolved".
+    dissolve: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class RoundRow(Base):
@@ -166,20 +175,53 @@ def default_db_url() -> str:
     return f"sqlite+aiosqlite:///{home / 'server.db'}"
 
 
+class DatabaseUrlError(ValueError):
+    """A ``--db`` URL that names no database this server can use."""
+
+
+_URL_HELP = "sqlite:///PATH or postgresql+psycopg://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
+
+
+def _parsed(url: str) -> URL:
+    """``url`` parsed, with the drivers this package installs filled in."""
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        raise DatabaseUrlError(f"not a database URL: {url!r} ({_URL_HELP})") from None
+    backend, _, driver = u.drivername.partition("+")
+    if backend == "postgres":  # the spelling some hosts hand out
+        backend = "postgresql"
+    if backend == "sqlite" and driver in ("", "aiosqlite", "pysqlite"):
+        return u.set(drivername="sqlite")
+    if backend == "postgresql" and driver in ("", "psycopg"):
+        return u.set(drivername="postgresql+psycopg")
+    raise DatabaseUrlError(f"unsupported database URL {url!r}: use {_URL_HELP}")
+
+
+def backend_of(url: str) -> str:
+    """``"sqlite"`` or ``"postgresql"``; raises :class:`DatabaseUrlError` for anything else."""
+    return _parsed(url).get_backend_name()
+
+
 def async_url(url: str) -> str:
     """The URL with an async driver (``sqlite://`` becomes ``sqlite+aiosqlite://``)."""
-    u = make_url(url)
+    u = _parsed(url)
     if u.drivername == "sqlite":
         u = u.set(drivername="sqlite+aiosqlite")
     return u.render_as_string(hide_password=False)
 
 
 def sync_url(url: str) -> str:
-    """The URL with a blocking driver, for Alembic."""
-    u = make_url(url)
-    if u.drivername == "sqlite+aiosqlite":
-        u = u.set(drivername="sqlite")
-    return u.render_as_string(hide_password=False)
+    """The URL with a blocking driver, for Alembic (psycopg 3 serves both)."""
+    return _parsed(url).render_as_string(hide_password=False)
+
+
+def safe_url(url: str) -> str:
+    """The URL as it may be logged: the password masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<not a URL>"
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -214,7 +256,7 @@ def upgrade(url: str) -> None:
     """Apply every migration not yet applied (blocking: run it in a thread from async code)."""
     from alembic import command
 
-    if make_url(url).drivername.startswith("sqlite"):
+    if backend_of(url) == "sqlite":
         path = make_url(url).database
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
