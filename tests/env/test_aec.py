@@ -141,6 +141,9 @@ def test_bad_options_are_refused() -> None:
         raw_env(render_mode="human")
     with pytest.raises(RuntimeError, match="reset"):
         raw_env().observe("player_0")
+    for seed in ("abc", 1.5, True):
+        with pytest.raises(ValueError, match=f"a seed is an int or None, got {seed!r}"):
+            raw_env().reset(seed=seed)  # type: ignore[arg-type]
 
 
 def test_ansi_render_shows_the_table() -> None:
