@@ -13,7 +13,8 @@ from pettingzoo.test import api_test, seed_test
 from paohuzi.core.engine import State, new_game
 from paohuzi.core.errors import IllegalActionError
 from paohuzi.core.rules import HONG_GUAI_WAN
-from paohuzi.env import AGENTS, encode, env, raw_env
+from paohuzi.core.views import view
+from paohuzi.env import AGENTS, encode, encode_view, env, raw_env
 
 from .conftest import random_positions
 
@@ -49,7 +50,7 @@ def test_the_same_seed_deals_the_same_round_and_another_seed_does_not() -> None:
     assert a.state.deal != b.state.deal  # reset() without a seed deals the next round
 
 
-def _play(e: raw_env, rng: random.Random) -> dict[str, float]:
+def _play(e: raw_env, rng: random.Random, check_views: bool = False) -> dict[str, float]:
     """One random masked episode (胡 whenever offered, so that rounds are won, else at random).
 
     Returns each agent's summed rewards, read from ``last()``.
@@ -67,6 +68,10 @@ def _play(e: raw_env, rng: random.Random) -> dict[str, float]:
         assert st is not None and AGENTS[st.to_act()[0]] == agent
         legal = sorted(st.legal_actions(AGENTS.index(agent)))
         assert np.flatnonzero(mask).tolist() == legal
+        if check_views:  # what the agent observes is its view's encoding, nothing more
+            np.testing.assert_array_equal(
+                obs["observation"], encode_view(view(st, AGENTS.index(agent)))
+            )
         e.step(21 if 21 in legal else int(rng.choice(legal)))
     return got
 
@@ -77,9 +82,9 @@ def test_a_thousand_random_episodes_pay_the_engines_settlement() -> None:
     e = raw_env()
     e.reset(seed=2024)
     wins = 0
-    for _ in range(1000):
+    for i in range(1000):
         e.reset()
-        got = _play(e, rng)
+        got = _play(e, rng, check_views=i < 50)
         st = e.state
         assert st is not None and st.result is not None
         again = new_game(HONG_GUAI_WAN, seed=st.seed, dealer=st.dealer)
