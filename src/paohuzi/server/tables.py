@@ -27,7 +27,7 @@ from ..core.state import Phase, State
 from ..core.views import view
 from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoundRow
 from .errors import ApiError
-from .protocol import Ack, EventMsg, LegalAction, MatchOver, Prompt, Snapshot
+from .protocol import Ack, EventMsg, LegalAction, MatchOver, Prompt, Snapshot, view_to_dict
 
 __all__ = ["Connection", "SeatInfo", "Table"]
 
@@ -206,6 +206,10 @@ class Table:
             s = _who(i)
             events = self.seen[i].events
             legal = self._legal(s)
+            if not self.conns[i]:
+                continue
+            # A seat with a decision gets its view with the prompt (a bot acts on it).
+            seat_view = view_to_dict(view(st, s)) if legal else None
             for conn in self.conns[i]:
                 for n in range(conn.sent, len(events)):
                     rnd, ev = events[n]
@@ -221,6 +225,7 @@ class Table:
                         since=self.seen[i].since,
                         to_act=to_act,
                         legal=legal,
+                        view=seat_view,
                     )
                 )
                 if self.match.over:
