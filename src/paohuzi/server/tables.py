@@ -45,6 +45,7 @@ from .protocol import (
     Seats,
     SeatStatus,
     Snapshot,
+    view_to_dict,
 )
 
 __all__ = ["Connection", "SeatInfo", "Table"]
@@ -349,6 +350,10 @@ class Table:
             s = _who(i)
             events = self.seen[i].events
             legal = self._legal(s)
+            if not self.conns[i]:
+                continue
+            # A seat with a decision gets its view with the prompt (a bot acts on it).
+            seat_view = view_to_dict(view(st, s)) if legal else None
             for conn in self.conns[i]:
                 for n in range(conn.sent, len(events)):
                     rnd, ev = events[n]
@@ -367,6 +372,7 @@ class Table:
                         legal=legal,
                         deadline=deadline,
                         remaining=remaining,
+                        view=seat_view,
                     )
                 )
                 if self.ended:
