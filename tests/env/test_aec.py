@@ -179,3 +179,14 @@ def test_a_claimants_answer_is_not_shown_to_the_others() -> None:
                 np.testing.assert_array_equal(x, y)
             compared += 1
     assert compared > 0
+
+
+def test_the_docs_example_runs() -> None:
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "env.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    assert blocks
+    for code in blocks:
+        exec(compile(code, "docs/env.md", "exec"), {})
