@@ -26,6 +26,8 @@ def run(host: str, port: int, db_url: str, settings: PlaySettings | None = None)
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     upgrade(db_url)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    print(f"paohuzi: open http://{shown}:{port}/ in a browser to play", flush=True)
     uvicorn.run(
         create_app(db_url, settings),
         host=host,

@@ -605,7 +605,9 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
             if not bucket.take():
                 if bucket.flooding:
                     log.warning("room %s: closing a flooding socket", code)
-                    conn.close()
+                    conn.close()  # what is queued (its rate_limited errors) goes first
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(conn.drained.wait(), 1)
                     await ws.close(CLOSE_FLOOD, "flood: too many messages")
                     return
                 conn.put(

@@ -45,6 +45,7 @@ from .protocol import (
     Seats,
     SeatStatus,
     Snapshot,
+    view_to_dict,
 )
 
 __all__ = ["Connection", "SeatInfo", "Table"]
@@ -64,6 +65,7 @@ class Connection:
         self.table: Table | None = None
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
+        self.drained = asyncio.Event()  # the writer has sent everything and stopped
 
     def put(self, msg: BaseModel) -> None:
         """Queue a message."""
@@ -71,8 +73,11 @@ class Connection:
 
     async def pump(self) -> None:
         """Send queued messages until ``close`` (run as the socket's writer task)."""
-        while (text := await self.queue.get()) is not None:
-            await self._send(text)
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self._send(text)
+        finally:
+            self.drained.set()
 
     def close(self) -> None:
         """Stop the writer after what is queued."""
@@ -345,6 +350,10 @@ class Table:
             s = _who(i)
             events = self.seen[i].events
             legal = self._legal(s)
+            if not self.conns[i]:
+                continue
+            # A seat with a decision gets its view with the prompt (a bot acts on it).
+            seat_view = view_to_dict(view(st, s)) if legal else None
             for conn in self.conns[i]:
                 for n in range(conn.sent, len(events)):
                     rnd, ev = events[n]
@@ -363,6 +372,7 @@ class Table:
                         legal=legal,
                         deadline=deadline,
                         remaining=remaining,
+                        view=seat_view,
                     )
                 )
                 if self.ended:
@@ -667,7 +677,9 @@ class Table:
             )
         else:
             await db.execute(
-                update(MatchRow).where(MatchRow.id == self.match_id).values(status="finished")
+                update(MatchRow)
+                .where(MatchRow.id == self.match_id)
+                .values(status="finished", dissolve=None)  # a vote still open lapses
             )
             await db.execute(
                 update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished")
