@@ -25,6 +25,7 @@ def run(host: str, port: int, db_url: str) -> None:
         host=host,
         port=port,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # small messages: compressing them costs more than it saves
         log_level="info",
         timeout_graceful_shutdown=5,
     )

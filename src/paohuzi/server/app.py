@@ -20,6 +20,7 @@ from ..core.errors import PaohuziError
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from . import accounts
+from .commit import close_committer, committer_for
 from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
 from .errors import ApiError
 from .protocol import MAX_MESSAGE, Act, Auth, ErrorMsg, Ping, Pong, Resync, Waiting, client_adapter
@@ -133,6 +134,7 @@ def create_app(db_url: str) -> FastAPI:
                 for conns in table.conns:
                     for c in conns:
                         c.close()
+        await close_committer(sessions)
         await engine.dispose()
 
     app = FastAPI(title="paohuzi server", version="0.2.0", lifespan=lifespan)
@@ -480,7 +482,12 @@ def create_app(db_url: str) -> FastAPI:
     @app.get("/stats")
     async def stats(db: Db) -> dict[str, Any]:
         total = await db.scalar(select(func.count()).select_from(LedgerEntry))
-        return {"tables": len(hub.tables), "ledger_rows": total}
+        group = committer_for(sessions)
+        return {
+            "tables": len(hub.tables),
+            "ledger_rows": total,
+            "commits": {"writes": group.writes, "transactions": group.batches},
+        }
 
     @app.websocket("/ws/{code}")
     async def play(ws: WebSocket, code: str) -> None:

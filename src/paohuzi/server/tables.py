@@ -13,9 +13,10 @@ import contextlib
 import logging
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
+from sqlalchemy import Table as SqlTable
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -25,13 +26,16 @@ from ..core.match import Match
 from ..core.rules import RuleSet
 from ..core.state import Phase, State
 from ..core.views import view
-from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoundRow
+from .commit import committer_for
+from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoundRow, now
 from .errors import ApiError
 from .protocol import Ack, EventMsg, LegalAction, MatchOver, Prompt, Snapshot, view_to_dict
 
 __all__ = ["Connection", "SeatInfo", "Table"]
 
 log = logging.getLogger("paohuzi.server")
+
+DECISIONS = cast(SqlTable, Decision.__table__)
 
 
 class Connection:
@@ -305,19 +309,17 @@ class Table:
         new = st.clone()
         new.apply_fast(seat, aid)
         seq = self.version + 1
-        async with self.sessions() as db, db.begin():
-            db.add(
-                Decision(
-                    match_id=self.match_id,
-                    seq=seq,
-                    round_index=rnd,
-                    seat=seat,
-                    action_id=aid,
-                    client_id=client_id,
-                )
-            )
-            if new.result is not None:
-                await self._settle(db, new, rnd)
+
+        row = {"match_id": self.match_id, "seq": seq, "round_index": rnd, "seat": seat,
+               "action_id": aid, "client_id": client_id, "created_at": now()}  # fmt: skip
+
+        async def settle(db: AsyncSession) -> None:
+            await self._settle(db, new, rnd)
+
+        # Committed (with other tables' decisions, one transaction) before anything else.
+        await committer_for(self.sessions).commit(
+            settle if new.result is not None else None, [(DECISIONS, row)]
+        )
         # Durable: now it is the table's state.
         self.match.current = new
         self.decisions.append((rnd, seat, aid))
