@@ -13,7 +13,6 @@ round pays exactly its score and balances never clip a result.
 from __future__ import annotations
 
 import math
-import os
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -27,6 +26,7 @@ from .core.engine import new_game
 from .core.record import dumps, round_record
 from .core.rules import HONG_GUAI_WAN, RuleSet
 from .core.views import view
+from .parallel import map_jobs
 
 __all__ = [
     "ARENA_RULES",
@@ -149,20 +149,12 @@ def _deals(
     rules: RuleSet,
     records: Path | None,
     workers: int,
+    backend: str = "process",
 ) -> Iterator[list[RoundOutcome]]:
     jobs = [(tuple(names), seed, i, rules, str(records) if records else None) for i in range(deals)]
-    # more processes than CPUs or deals only add start-up time (1000 workers: 6 s for one deal)
-    workers = min(workers, os.cpu_count() or 1, deals)
-    if workers <= 1:
-        for j in jobs:
-            yield _work(j)
-        return
-    import multiprocessing as mp
-
-    # fork where the platform has it: no re-import of the caller's main module.
-    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    with mp.get_context(method).Pool(workers) as pool:
-        yield from pool.imap(_work, jobs, chunksize=1)
+    # more processes than CPUs or deals only add start-up time (1000 workers: 6 s for one deal);
+    # map_jobs caps them
+    yield from map_jobs(_work, jobs, backend=backend, workers=workers)
 
 
 def _ci(xs: Sequence[float]) -> tuple[float, float, float]:
@@ -253,14 +245,19 @@ def run_arena(
     rules: RuleSet = ARENA_RULES,
     records: Path | None = None,
     workers: int = 1,
+    backend: str = "process",
 ) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals and summarise them (a JSON-ready dict)."""
+    """Play ``deals`` duplicate deals and summarise them (a JSON-ready dict).
+
+    ``backend`` runs the deals in a local process pool (``"process"``) or on Ray
+    (``"ray"``, see :mod:`paohuzi.parallel`).
+    """
     for n in names:
         make_bot(n, 0)  # fail early on an unknown name
     if deals < 1:
         raise ValueError("an arena needs at least one deal")
     t0 = time.perf_counter()
-    results = list(_deals(names, deals, seed, rules, records, workers))
+    results = list(_deals(names, deals, seed, rules, records, workers, backend))
     out = summarize(names, results)
     out["seed"] = seed
     out["seatings"] = len(seatings(names))

@@ -31,6 +31,15 @@ POSITIVE: dict[str, list[str]] = {
             )
         ),
     ],
+    "env.py": [
+        "games",
+        "engine_actions_per_second",
+        "env_steps_per_second",
+        "env_steps_per_game",
+        "env_to_engine_ratio",
+        "encodes",
+        "batched_encodes_per_second",
+    ],
     "games.py": [
         "games",
         "table_build_seconds",

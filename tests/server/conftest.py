@@ -9,6 +9,7 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -43,9 +44,10 @@ def free_port() -> int:
 class Server:
     """``paohuzi serve`` in a subprocess; ``kill()`` is SIGKILL, ``start()`` starts it again."""
 
-    def __init__(self, db: Path | str, log: Path) -> None:
+    def __init__(self, db: Path | str, log: Path, env: dict[str, str] | None = None) -> None:
         self.db_url = db if isinstance(db, str) else f"sqlite:///{db}"  # a path or a URL
         self.log = log
+        self.env = env or {}
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -57,7 +59,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws/{code}"
 
     def start(self) -> None:
-        env = dict(os.environ)
+        env = {**os.environ, **self.env}
         env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
@@ -75,7 +77,7 @@ class Server:
                 stderr=subprocess.STDOUT,
                 env=env,
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a loaded 2-core machine starts it slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
@@ -134,10 +136,16 @@ def guest(srv: Server, nickname: str = "guest") -> str:
     return str(r.json()["token"])
 
 
-def room(srv: Server, host: str, *, rounds: int = 1, public: bool = True) -> str:
-    r = httpx.post(
-        f"{srv.http}/rooms", json={"rounds": rounds, "public": public}, headers=auth(host)
-    )
+def room(
+    srv: Server,
+    host: str,
+    *,
+    rounds: int = 1,
+    public: bool = True,
+    time_limit: float | None = None,
+) -> str:
+    body = {"rounds": rounds, "public": public, "time_limit": time_limit}
+    r = httpx.post(f"{srv.http}/rooms", json=body, headers=auth(host))
     assert r.status_code == 201, r.text
     return str(r.json()["code"])
 
@@ -155,12 +163,19 @@ def start(srv: Server, code: str, host: str) -> int:
 
 
 def seated_room(
-    srv: Server, humans: int = 3, bot: str = "random", rounds: int = 1
+    srv: Server,
+    humans: int = 3,
+    bot: str = "random",
+    rounds: int = 1,
+    time_limit: float | None = None,
 ) -> tuple[str, list[str]]:
-    """A room with ``humans`` guests in seats 0.. and bots in the rest (not started)."""
-    tokens = [guest(srv, f"p{i}") for i in range(humans)]
-    code = room(srv, tokens[0], rounds=rounds)
-    for i, t in enumerate(tokens):
+    """A room with ``humans`` guests in seats 0.. and bots in the rest (not started).
+
+    With no humans the one token is the (unseated) host's.
+    """
+    tokens = [guest(srv, f"p{i}") for i in range(max(humans, 1))]
+    code = room(srv, tokens[0], rounds=rounds, time_limit=time_limit)
+    for i, t in enumerate(tokens[:humans]):
         assert join(srv, code, t, i) == i
     if humans < 3:
         r = httpx.post(f"{srv.http}/rooms/{code}/bots", json={"bot": bot}, headers=auth(tokens[0]))
@@ -282,3 +297,103 @@ def check_ledger(srv: Server, code: str, match_id: int, states: list[Any]) -> No
         assert sum(deltas) == 0
         assert all(r["balance_after"] >= 0 for r in rows)
         assert tuple(deltas) == st.result.deltas
+
+
+class Sock:
+    """A raw WebSocket client that keeps every message and can wait for one."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.messages: list[dict[str, Any]] = []
+        self._seen = 0
+        self._new = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, srv: Server, code: str, token: str, *, spectate: bool = False) -> Sock:
+        ws = await websockets.connect(srv.ws(code))
+        await ws.send(json.dumps({"type": "auth", "token": token, "spectate": spectate}))
+        return cls(ws)
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for text in self.ws:
+                self.messages.append(json.loads(text))
+                self._new.set()
+        self._new.set()
+
+    async def send(self, **msg: Any) -> None:
+        await self.ws.send(json.dumps(msg))
+
+    async def until(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
+        """The next message (after the last one returned) for which ``pred`` holds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while self._seen < len(self.messages):
+                m = self.messages[self._seen]
+                self._seen += 1
+                if pred(m):
+                    return m
+            if self._reader.done():
+                raise AssertionError(
+                    f"closed ({self.ws.close_code}) waiting; last {self.messages[-3:]}"
+                )
+            self._new.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out waiting; last {self.messages[-3:]}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), left)
+
+    async def kind(self, kind: str, timeout: float = 20) -> dict[str, Any]:
+        return await self.until(lambda m: m["type"] == kind, timeout)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        with contextlib.suppress(Exception):
+            await self._reader
+
+
+def my_turn(m: dict[str, Any]) -> bool:
+    """A snapshot or prompt that asks the seat to decide."""
+    return m["type"] in ("snapshot", "prompt") and bool(m["legal"])
+
+
+async def play_myself(sock: Sock, seconds: float, delay: float, limit: float = 30) -> int:
+    """For ``seconds`` (and until one is acknowledged, within ``limit``), answer each of the
+    seat's decisions (过 when it may) after ``delay``; how many were acknowledged. Stops at
+    the match's end."""
+    acked, t0 = 0, time.monotonic()
+    while True:
+        now = time.monotonic() - t0
+        end = seconds if acked else limit
+        if now >= end:
+            break
+        try:
+            m = await sock.until(lambda m: my_turn(m) or m["type"] in ("ack", "match_over"),
+                                 timeout=max(0.05, end - now))  # fmt: skip
+        except AssertionError:
+            if sock._reader.done():  # closed
+                break
+            continue
+        if m["type"] == "match_over":
+            break
+        if m["type"] == "ack":
+            acked += not m["duplicate"]
+            continue
+        await asyncio.sleep(delay)
+        ids = [a["id"] for a in m["legal"]]
+        aid = 20 if 20 in ids else ids[0]
+        await sock.send(type="act", action=aid, version=m["version"], client_id=f"c{m['since']}")
+    return acked
+
+
+def server_moves(srv: Server, match_id: int, seat: int, after: int) -> list[int]:
+    """The decisions the server took for ``seat`` (no client id) after decision ``after``."""
+    with sqlite3.connect(srv.db_url.removeprefix("sqlite:///")) as db:
+        rows = db.execute(
+            "SELECT seq FROM decisions WHERE match_id = ? AND seat = ? AND seq > ? "
+            "AND client_id IS NULL",
+            (match_id, seat, after),
+        ).fetchall()
+    return [r[0] for r in rows]

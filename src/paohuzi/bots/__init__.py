@@ -10,10 +10,19 @@ from .search import SearchBot
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
 
+
+def _learned(seed: int | None = None) -> Bot:
+    """The learned bot, imported on first use (its inference needs numpy)."""
+    from .learned import LearnedBot
+
+    return LearnedBot(seed)
+
+
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
+    "learned": _learned,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 from typing import Annotated
@@ -30,6 +31,12 @@ def arena(
             "--workers", "-w", min=1, help="Processes (capped at the CPU count and the deals)."
         ),
     ] = 1,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend", help="Where deals run: process (a local pool) or ray (needs Ray)."
+        ),
+    ] = "process",
 ) -> None:
     """Play duplicate deals: each deal is replayed with the bots rotated through the seats.
 
@@ -38,6 +45,7 @@ def arena(
     """
     from ..arena import run_arena
     from ..bots import BOTS
+    from ..parallel import BACKENDS
     from .errors import cap_workers, fail, writable_dir
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -47,12 +55,16 @@ def arena(
         fail(f"--bots {bots!r}: unknown bot {', '.join(unknown)} (choose from {known})")
     if not 1 <= len(names) <= 3:
         fail(f"--bots {bots!r}: give one to three names from {', '.join(sorted(BOTS))}")
+    if backend not in BACKENDS:
+        fail(f"--backend {backend!r}: choose from {', '.join(BACKENDS)}")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        fail("--backend ray needs Ray: pip install 'paohuzi[ray]' (or use --backend process)")
     if records is not None:
         writable_dir(records, "--records")
-    used = cap_workers(workers, deals)
+    used = cap_workers(workers, deals) if backend == "process" else workers
     if used < workers:
         typer.echo(f"--workers {workers}: using {used} (CPUs and deals)", err=True)
-    stats = run_arena(names, deals, seed, records=records, workers=used)
+    stats = run_arena(names, deals, seed, records=records, workers=used, backend=backend)
     if as_json:
         typer.echo(json.dumps(stats, ensure_ascii=False))
         return

@@ -49,16 +49,40 @@ def serve_cmd(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.", envvar="PAOHUZI_PORT")] = 8000,
     db: Annotated[str | None, typer.Option(help=_DB_HELP)] = None,
+    grace: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a disconnected seat waits before 托管 (default: $PAOHUZI_GRACE or 30)."
+        ),
+    ] = None,
+    dissolve_seconds: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a 解散 vote stays open (default: $PAOHUZI_DISSOLVE_SECONDS or 60)."
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server (migrates the database first); GET /health when ready."""
     _need_server()
+    from dataclasses import replace
+
     from ..server import run
     from ..server.db import backend_of, default_db_url
+    from ..server.limits import PlaySettings
 
+    try:
+        settings = PlaySettings.from_env()
+        if grace is not None:
+            settings = replace(settings, grace=grace)
+        if dissolve_seconds is not None:
+            settings = replace(settings, dissolve_seconds=dissolve_seconds)
+    except ValueError as e:
+        typer.echo(f"paohuzi serve: {e}", err=True)
+        raise typer.Exit(2) from None
     url = db or default_db_url()
     backend_of(url)  # a bad URL is refused before anything starts
     with _database(url):
-        run(host, port, url)
+        run(host, port, url, settings)
 
 
 @db_app.command("upgrade")

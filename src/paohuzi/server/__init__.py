@@ -6,10 +6,15 @@ The core never imports this package; it needs FastAPI, SQLAlchemy and the rest o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .limits import PlaySettings
+
 __all__ = ["run"]
 
 
-def run(host: str, port: int, db_url: str) -> None:
+def run(host: str, port: int, db_url: str, settings: PlaySettings | None = None) -> None:
     """Migrate the database, then serve until interrupted."""
     import logging
 
@@ -17,14 +22,17 @@ def run(host: str, port: int, db_url: str) -> None:
 
     from .app import create_app
     from .db import upgrade
+    from .protocol import MAX_FRAME
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     upgrade(db_url)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    print(f"paohuzi: open http://{shown}:{port}/ in a browser to play", flush=True)
     uvicorn.run(
-        create_app(db_url),
+        create_app(db_url, settings),
         host=host,
         port=port,
-        ws_max_size=64 * 1024,
+        ws_max_size=MAX_FRAME,
         ws_per_message_deflate=False,  # small messages: compressing them costs more than it saves
         log_level="info",
         timeout_graceful_shutdown=5,

@@ -23,8 +23,24 @@ from . import accounts
 from .commit import close_committer, committer_for
 from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
 from .errors import ApiError
-from .protocol import MAX_MESSAGE, Act, Auth, ErrorMsg, Ping, Pong, Resync, Waiting, client_adapter
+from .limits import PlaySettings, TokenBucket
+from .protocol import (
+    CLIENT_TYPES,
+    CLOSE_FLOOD,
+    MAX_MESSAGE,
+    Auth,
+    ClientMsg,
+    Dissolve,
+    ErrorMsg,
+    Ping,
+    Pong,
+    Resync,
+    Tuoguan,
+    Waiting,
+    client_adapter,
+)
 from .tables import Connection, SeatInfo, Table
+from .web import add_web
 
 __all__ = ["HOST_RULES", "create_app"]
 
@@ -32,7 +48,7 @@ log = logging.getLogger("paohuzi.server")
 
 # The RuleSet fields a host may set for a room (the rest are the 红拐弯 rules).
 HOST_RULES = frozenset(f.name for f in fields(RuleSet)) - {"rounds_per_match", "starting_balance"}
-BOT_KINDS = ("random", "heuristic")
+BOT_KINDS = ("random", "heuristic", "search")
 
 
 class _Body(BaseModel):
@@ -59,10 +75,12 @@ class GuestBody(_Body):
 
 
 class RoomBody(_Body):
-    """Room options: rounds, public or private, and RuleSet fields to change."""
+    """Room options: rounds, public or private, the per-decision time limit in seconds
+    (None: no limit), and RuleSet fields to change."""
 
     rounds: Annotated[int, Field(ge=1, le=32)] = 8
     public: bool = True
+    time_limit: Annotated[float, Field(ge=0.1, le=3600, allow_inf_nan=False)] | None = None
     rules: dict[str, int | bool | str] = Field(default_factory=dict)
 
 
@@ -79,14 +97,65 @@ class BotBody(_Body):
     bot: str = "heuristic"
 
 
-class Hub:
-    """The live tables, by room code, and the sockets waiting for a room to start."""
+class ErrorBody(BaseModel):
+    """Every refused HTTP request: a code a client can switch on and a reason to show."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    code: str
+    reason: str
+
+
+# The refusals any call may answer with (documented in the OpenAPI schema).
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": why}
+    for status, why in [
+        (400, "a bad request (the code says which check failed)"),
+        (401, "no valid session token, or a bad login"),
+        (403, "not allowed (only the host may do this)"),
+        (404, "no such room or match"),
+        (409, "the room or match is not in a state for this"),
+        (429, "too many failed logins; wait a minute"),
+        (503, "not ready yet, or no free room code"),
+    ]
+}
+
+
+class Hub:
+    """The live tables, by room code, and the sockets waiting for a room to start.
+
+    A table leaves ``tables`` when its match ends (its sockets keep it until they close);
+    a finished match is served from the database afterwards.
+    """
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], settings: PlaySettings) -> None:
         self.sessions = sessions
+        self.settings = settings
         self.tables: dict[str, Table] = {}
+        self.codes: dict[int, str] = {}  # match id -> room code, for the live tables
         self.waiting: dict[str, list[Connection]] = {}
         self.lock = asyncio.Lock()  # room changes (join, leave, bots, start)
+
+    def add(self, code: str, table: Table) -> None:
+        """Make ``table`` the room's live table and start its driver."""
+        self.tables[code] = table
+        self.codes[table.match_id] = code
+        table.launch()
+
+    def release(self, table: Table) -> None:
+        """Forget a finished table (its driver calls this as it ends)."""
+        code = self.codes.pop(table.match_id, None)
+        if code is not None and self.tables.get(code) is table:
+            del self.tables[code]
+
+    async def load(self, db: AsyncSession, row: MatchRow, room: RoomRow) -> Table:
+        """Rebuild a match's table from the database."""
+        return await Table.load(
+            self.sessions,
+            row,
+            await _seat_infos(db, room.id),
+            time_limit=room.time_limit,
+            settings=self.settings,
+            on_end=self.release,
+        )
 
     async def restore(self) -> None:
         """Rebuild every unfinished match from its log (after a restart or a crash)."""
@@ -95,10 +164,12 @@ class Hub:
             for row in rows:
                 room = await db.get(RoomRow, row.room_id)
                 assert room is not None
-                table = await Table.load(self.sessions, row, await _seat_infos(db, room.id))
-                self.tables[room.code] = table
-        for table in self.tables.values():
-            await table.start()
+                self.add(room.code, await self.load(db, row, room))
+
+    async def stop(self) -> None:
+        """Stop every driver (shutdown)."""
+        for table in list(self.tables.values()):
+            await table.stop()
 
 
 async def _seat_infos(db: AsyncSession, room_id: int) -> list[SeatInfo]:
@@ -107,7 +178,7 @@ async def _seat_infos(db: AsyncSession, room_id: int) -> list[SeatInfo]:
             select(RoomSeat).where(RoomSeat.room_id == room_id).order_by(RoomSeat.seat)
         )
     ).all()
-    return [SeatInfo(s.account_id, s.bot) for s in seats]
+    return [SeatInfo(s.account_id, s.bot, bool(s.tuoguan)) for s in seats]
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -116,10 +187,12 @@ def _bearer(authorization: str | None) -> str | None:
     return None
 
 
-def create_app(db_url: str) -> FastAPI:
-    """The application for the database at ``db_url`` (migrated on start)."""
+def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
+    """The application for the database at ``db_url`` (migrated on start); ``settings``
+    default to the environment's (:meth:`PlaySettings.from_env`)."""
     engine, sessions = make_engine(db_url)
-    hub = Hub(sessions)
+    play_settings = settings or PlaySettings.from_env()
+    hub = Hub(sessions, play_settings)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -129,6 +202,7 @@ def create_app(db_url: str) -> FastAPI:
         log.info("ready: %d tables restored", len(hub.tables))
         yield
         app.state.ready = False
+        await hub.stop()
         for table in hub.tables.values():
             async with table.lock:  # a commit in progress finishes first
                 for conns in table.conns:
@@ -137,7 +211,9 @@ def create_app(db_url: str) -> FastAPI:
         await close_committer(sessions)
         await engine.dispose()
 
-    app = FastAPI(title="paohuzi server", version="0.2.0", lifespan=lifespan)
+    app = FastAPI(
+        title="paohuzi server", version="0.2.0", lifespan=lifespan, responses=ERROR_RESPONSES
+    )
     app.state.ready = False
     app.state.hub = hub
 
@@ -254,6 +330,7 @@ def create_app(db_url: str) -> FastAPI:
                     "status": match.status,
                     "rounds": match.rounds_total,
                     "net": int(net or 0),
+                    "dissolved": bool(match.dissolve and match.dissolve.get("outcome")),
                     "started": match.created_at.isoformat(),
                 }
             )
@@ -287,6 +364,7 @@ def create_app(db_url: str) -> FastAPI:
             "host_id": room.host_id,
             "public": room.public,
             "rounds": room.rounds,
+            "time_limit": room.time_limit,
             "rules": room.rules,
             "status": room.status,
             "seats": seats,
@@ -315,6 +393,7 @@ def create_app(db_url: str) -> FastAPI:
             rounds=body.rounds,
             rules=rules.to_dict(),
             status="open",
+            time_limit=body.time_limit,
         )
         db.add(room)
         await db.commit()
@@ -419,7 +498,10 @@ def create_app(db_url: str) -> FastAPI:
                 balances.append(acct.balance)
             rules = RuleSet.from_dict(room.rules)
             match = Match(
-                rules, rounds=room.rounds, balances=(balances[0], balances[1], balances[2])
+                rules,
+                rounds=room.rounds,
+                balances=(balances[0], balances[1], balances[2]),
+                seed=app.state.seeds.pop(code, None),  # None unless a test fixed it
             )
             first = match.start_round()
             row = MatchRow(
@@ -444,15 +526,22 @@ def create_app(db_url: str) -> FastAPI:
             room.status = "playing"
             await db.commit()
             table = Table(
-                sessions, row.id, room.id, [SeatInfo(s.account_id, s.bot) for s in seats], match
+                sessions,
+                row.id,
+                room.id,
+                [SeatInfo(s.account_id, s.bot, bool(s.tuoguan)) for s in seats],
+                match,
+                time_limit=room.time_limit,
+                settings=play_settings,
+                on_end=hub.release,
             )
-            hub.tables[code] = table
             for conn in hub.waiting.pop(code, []):
                 if not conn.spectator:
                     conn.seat = table.seat_of(conn.account_id or -1)
                 if conn.spectator or conn.seat is not None:
                     await table.attach(conn, conn.since)
-            await table.start()
+            # The bots play in the table's driver task, not in this request.
+            hub.add(code, table)
             return {"match_id": row.id, "room": await _room_json(db, room)}
 
     @app.get("/matches/{match_id}/record")
@@ -466,7 +555,7 @@ def create_app(db_url: str) -> FastAPI:
         assert room is not None
         table = hub.tables.get(room.code)
         if table is None or table.match_id != match_id:
-            table = await Table.load(sessions, row, await _seat_infos(db, room.id))
+            table = await hub.load(db, row, room)
         rec = table.match.record()
         return JSONResponse(json.loads(rec.to_json()))
 
@@ -485,6 +574,7 @@ def create_app(db_url: str) -> FastAPI:
         group = committer_for(sessions)
         return {
             "tables": len(hub.tables),
+            "live_matches": sorted(t.match_id for t in hub.tables.values()),
             "ledger_rows": total,
             "commits": {"writes": group.writes, "transactions": group.batches},
         }
@@ -511,10 +601,27 @@ def create_app(db_url: str) -> FastAPI:
     adapter = client_adapter()
 
     async def _serve_socket(ws: WebSocket, code: str, conn: Connection) -> None:
+        bucket = TokenBucket(play_settings.ws_rate, play_settings.ws_burst)
         while True:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 return
+            if not bucket.take():
+                if bucket.flooding:
+                    log.warning("room %s: closing a flooding socket", code)
+                    conn.close()  # what is queued (its rate_limited errors) goes first
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(conn.drained.wait(), 1)
+                    await ws.close(CLOSE_FLOOD, "flood: too many messages")
+                    return
+                conn.put(
+                    ErrorMsg(
+                        code="rate_limited",
+                        reason=f"more than {play_settings.ws_rate:g} messages a second; "
+                        "this one was dropped",
+                    )
+                )
+                continue
             text = msg.get("text")
             if text is None:
                 data = msg.get("bytes") or b""
@@ -535,12 +642,7 @@ def create_app(db_url: str) -> FastAPI:
             except ValueError as e:
                 conn.put(ErrorMsg(code="bad_json", reason=f"not JSON: {e}"))
                 continue
-            if not isinstance(raw, dict) or raw.get("type") not in (
-                "auth",
-                "act",
-                "resync",
-                "ping",
-            ):
+            if not isinstance(raw, dict) or raw.get("type") not in CLIENT_TYPES:
                 got = raw.get("type") if isinstance(raw, dict) else raw
                 conn.put(
                     ErrorMsg(code="unknown_type", reason=f"unknown message type {str(got)[:40]!r}")
@@ -555,7 +657,7 @@ def create_app(db_url: str) -> FastAPI:
                 continue
             await _handle(m, code, conn)
 
-    async def _handle(m: Auth | Act | Resync | Ping, code: str, conn: Connection) -> None:
+    async def _handle(m: ClientMsg, code: str, conn: Connection) -> None:
         if isinstance(m, Ping):
             conn.put(Pong())
         elif isinstance(m, Auth):
@@ -566,6 +668,17 @@ def create_app(db_url: str) -> FastAPI:
             conn.put(ErrorMsg(code="not_started", reason="the match has not started"))
         elif isinstance(m, Resync):
             await conn.table.attach(conn, None)
+        elif isinstance(m, Tuoguan | Dissolve):
+            try:
+                if isinstance(m, Tuoguan):
+                    await conn.table.set_tuoguan(conn, m.on)
+                else:
+                    await conn.table.vote_dissolve(conn, m.agree)
+            except ApiError as e:
+                conn.put(ErrorMsg(code=e.code, reason=e.reason))
+            except Exception:
+                log.exception("%s failed", m.type)
+                conn.put(ErrorMsg(code="internal", reason="not applied; try again"))
         else:
             try:
                 await conn.table.intent(conn, m.action, m.version, m.client_id)
@@ -610,9 +723,15 @@ def create_app(db_url: str) -> FastAPI:
         conn.spectator = m.spectate
         conn.since = m.since
         table = hub.tables.get(code)
-        if table is None and room.status == "finished":
-            conn.put(ErrorMsg(code="match_over", reason="the room's match is over"))
-            return
+        if table is None and room.status != "open":
+            async with sessions() as db:
+                row = await db.scalar(
+                    select(MatchRow).where(MatchRow.room_id == room.id).order_by(MatchRow.id.desc())
+                )
+                if row is not None and row.status == "finished":
+                    # A finished match, served from the database (not kept in memory).
+                    table = await hub.load(db, row, room)
+            table = table or hub.tables.get(code)
         if table is None:
             async with hub.lock:
                 table = hub.tables.get(code)
@@ -622,4 +741,5 @@ def create_app(db_url: str) -> FastAPI:
                     return
         await table.attach(conn, m.since)
 
+    add_web(app, current, db_session)  # the browser client: last, so the API comes first
     return app

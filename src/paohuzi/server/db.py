@@ -16,6 +16,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -105,6 +106,7 @@ class RoomRow(Base):
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    time_limit: Mapped[float | None] = mapped_column(Float)  # seconds per decision; None: none
 
 
 class RoomSeat(Base):
@@ -115,6 +117,7 @@ class RoomSeat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     bot: Mapped[str | None] = mapped_column(String(16))
+    tuoguan: Mapped[bool] = mapped_column(Boolean, default=False)  # 托管 chosen by the player
 
 
 class MatchRow(Base):
@@ -129,6 +132,8 @@ class MatchRow(Base):
     balances: Mapped[list[int]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(8))  # "playing" or "finished"
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # The open 解散 vote {"proposer", "votes", "deadline"}, or its "outcome": "dissolved".
+    dissolve: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class RoundRow(Base):

@@ -18,11 +18,19 @@ from ..core.state import Phase
 from ..core.views import SeatView, ViewGroup
 
 __all__ = [
+    "CLIENT_TYPES",
+    "CLOSE_FLOOD",
+    "CLOSE_RESTART",
+    "CLOSE_TOO_BIG",
+    "MAX_FRAME",
     "MAX_MESSAGE",
     "Ack",
     "Act",
     "Auth",
     "ClientMessage",
+    "ClientMsg",
+    "Dissolve",
+    "DissolveVote",
     "ErrorMsg",
     "EventMsg",
     "LegalAction",
@@ -31,8 +39,11 @@ __all__ = [
     "Pong",
     "Prompt",
     "Resync",
+    "SeatStatus",
+    "Seats",
     "ServerMessage",
     "Snapshot",
+    "Tuoguan",
     "Waiting",
     "client_adapter",
     "render_doc",
@@ -43,6 +54,10 @@ __all__ = [
 ]
 
 MAX_MESSAGE = 4096  # characters; a longer client message is refused with "too_large"
+MAX_FRAME = 64 * 1024  # bytes; a longer frame closes the socket with CLOSE_TOO_BIG
+CLOSE_FLOOD = 1008  # policy violation: the client kept sending past its rate limit
+CLOSE_TOO_BIG = 1009  # a frame over MAX_FRAME (the WebSocket layer closes it)
+CLOSE_RESTART = 1012  # the server is shutting down; reconnect with ``since`` later
 
 
 class _Msg(BaseModel):
@@ -89,10 +104,27 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Auth | Act | Resync | Ping, Field(discriminator="type")]
+class Tuoguan(_Msg):
+    """托管: ``on`` lets the server play this seat (the heuristic bot) until ``off``."""
+
+    type: Literal["tuoguan"]
+    on: bool
 
 
-def client_adapter() -> TypeAdapter[Auth | Act | Resync | Ping]:
+class Dissolve(_Msg):
+    """解散: with no vote open, ``agree: true`` proposes to end the match early; with one
+    open, it is this seat's vote (``false`` refuses, which cancels the vote)."""
+
+    type: Literal["dissolve"]
+    agree: bool
+
+
+ClientMsg = Auth | Act | Resync | Ping | Tuoguan | Dissolve
+ClientMessage = Annotated[ClientMsg, Field(discriminator="type")]
+CLIENT_TYPES = ("auth", "act", "resync", "ping", "tuoguan", "dissolve")
+
+
+def client_adapter() -> TypeAdapter[ClientMsg]:
     """The validator for one client message."""
     return TypeAdapter(ClientMessage)
 
@@ -107,8 +139,46 @@ class LegalAction(_Msg):
     text: str
 
 
+class SeatStatus(_Msg):
+    """Who plays a seat now, as everyone (spectators too) may see it.
+
+    ``bot``: the seat's bot kind (a bot seat), else None. ``connected``: the seat's person
+    has a socket open (a bot seat: always true). ``tuoguan``: the server plays the seat
+    for its person (托管), because they asked (``reason`` "self") or because they have been
+    disconnected longer than the grace period ("disconnect").
+    """
+
+    seat: int
+    bot: str | None
+    connected: bool
+    tuoguan: bool
+    reason: Literal["self", "disconnect"] | None
+
+
+class DissolveVote(_Msg):
+    """A 解散 vote: who proposed it, each seat's vote so far (None: not yet), its deadline.
+
+    ``outcome`` is None while it is open, else "dissolved" (all agreed; ``match_over``
+    follows), "refused" (a seat said no) or "expired" (the deadline passed).
+    """
+
+    type: Literal["dissolve_vote"] = "dissolve_vote"
+    proposer: int
+    votes: list[bool | None]
+    deadline: float  # Unix time, seconds
+    remaining: float  # seconds left when the message was sent
+    outcome: Literal["dissolved", "refused", "expired"] | None = None
+
+
 class Snapshot(_Msg):
-    """The seat's view now; events numbered after ``seq`` follow."""
+    """The seat's view now; events numbered after ``seq`` follow.
+
+    ``deadline`` (Unix time, seconds) and ``remaining`` (seconds, at sending): when the
+    server will answer for this seat if it has not decided (None: no decision open, no
+    time limit, or the server plays the seat). ``time_limit``: the room's per-decision
+    limit in seconds (None: none). ``seats``: every seat's status; ``dissolve``: the open
+    解散 vote, if any.
+    """
 
     type: Literal["snapshot"] = "snapshot"
     match_id: int
@@ -119,6 +189,11 @@ class Snapshot(_Msg):
     seq: int  # the seat's events so far
     view: dict[str, Any]
     legal: list[LegalAction]
+    deadline: float | None = None
+    remaining: float | None = None
+    time_limit: float | None = None
+    seats: list[SeatStatus] = Field(default_factory=list)
+    dissolve: DissolveVote | None = None
 
 
 class EventMsg(_Msg):
@@ -131,7 +206,10 @@ class EventMsg(_Msg):
 
 
 class Prompt(_Msg):
-    """After every decision: the version, and what this seat may do now (maybe nothing)."""
+    """After every decision: the version, and what this seat may do now (maybe nothing).
+
+    ``deadline``/``remaining`` as in the snapshot: when the server answers for this seat.
+    """
 
     type: Literal["prompt"] = "prompt"
     round: int
@@ -139,7 +217,16 @@ class Prompt(_Msg):
     since: int
     to_act: list[int]
     legal: list[LegalAction]
+    deadline: float | None = None
+    remaining: float | None = None
     view: dict[str, Any] | None = None  # the seat's view, when ``legal`` is not empty
+
+
+class Seats(_Msg):
+    """Sent to everyone when a seat's connection or 托管 status changes."""
+
+    type: Literal["seats"] = "seats"
+    seats: list[SeatStatus]
 
 
 class Ack(_Msg):
@@ -169,12 +256,16 @@ class Waiting(_Msg):
 
 
 class MatchOver(_Msg):
-    """The match has ended: each seat's net 悟性 and the balances."""
+    """The match has ended: each seat's net 悟性 and the balances.
+
+    ``dissolved``: it ended early by a 解散 vote (the round in play was not settled).
+    """
 
     type: Literal["match_over"] = "match_over"
     match_id: int
     totals: list[int]
     balances: list[int]
+    dissolved: bool = False
 
 
 class Pong(_Msg):
@@ -184,7 +275,16 @@ class Pong(_Msg):
 
 
 ServerMessage = Annotated[
-    Snapshot | EventMsg | Prompt | Ack | ErrorMsg | Waiting | MatchOver | Pong,
+    Snapshot
+    | EventMsg
+    | Prompt
+    | Ack
+    | ErrorMsg
+    | Waiting
+    | MatchOver
+    | Pong
+    | Seats
+    | DissolveVote,
     Field(discriminator="type"),
 ]
 

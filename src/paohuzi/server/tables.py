@@ -4,6 +4,11 @@ A decision is verified by the core, applied to a copy of the state, written to t
 database (with the round's ledger rows when it ends the round) and only then made the
 table's state and told to anyone. A table is rebuilt after a restart by replaying its
 decisions from the database.
+
+Each live table has a driver task: it plays the bot seats, the seats under 托管 and the
+seats whose time ran out, with the bots thinking in a worker thread (never on the event
+loop, never holding the table's lock), and commits their decisions through the same path
+as a person's intent. It also expires 解散 votes and notices disconnected seats.
 """
 
 from __future__ import annotations
@@ -11,9 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel
 from sqlalchemy import Table as SqlTable
@@ -21,15 +27,28 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..bots import Bot, make_bot
+from ..core.actions import PASS_ID
 from ..core.errors import IllegalActionError, PaohuziError
 from ..core.match import Match
 from ..core.rules import RuleSet
 from ..core.state import Phase, State
-from ..core.views import view
+from ..core.views import SeatView, view
 from .commit import committer_for
-from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoundRow, now
+from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, now
 from .errors import ApiError
-from .protocol import Ack, EventMsg, LegalAction, MatchOver, Prompt, Snapshot, view_to_dict
+from .limits import PlaySettings
+from .protocol import (
+    Ack,
+    DissolveVote,
+    EventMsg,
+    LegalAction,
+    MatchOver,
+    Prompt,
+    Seats,
+    SeatStatus,
+    Snapshot,
+    view_to_dict,
+)
 
 __all__ = ["Connection", "SeatInfo", "Table"]
 
@@ -50,6 +69,7 @@ class Connection:
         self.table: Table | None = None
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
+        self.drained = asyncio.Event()  # the writer has sent everything and stopped
 
     def put(self, msg: BaseModel) -> None:
         """Queue a message."""
@@ -57,8 +77,11 @@ class Connection:
 
     async def pump(self) -> None:
         """Send queued messages until ``close`` (run as the socket's writer task)."""
-        while (text := await self.queue.get()) is not None:
-            await self._send(text)
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self._send(text)
+        finally:
+            self.drained.set()
 
     def close(self) -> None:
         """Stop the writer after what is queued."""
@@ -67,10 +90,27 @@ class Connection:
 
 @dataclass
 class SeatInfo:
-    """Who sits in a seat: the account, and the bot that plays it (None: a person)."""
+    """Who sits in a seat: the account, the bot that plays it (None: a person), and
+    whether its person asked the server to play for them (托管)."""
 
     account_id: int
     bot: str | None
+    tuoguan: bool = False
+
+
+@dataclass(frozen=True)
+class _Job:
+    """A decision the driver takes for ``seat``: a fixed action, or its bot's choice."""
+
+    seat: int
+    since: int  # the seat's decision point it answers
+    bot: Bot | None
+    seen: SeatView | None
+    action: int | None
+
+
+def _now() -> float:
+    return time.time()
 
 
 @dataclass
@@ -101,13 +141,31 @@ class Table:
         room_id: int,
         seats: list[SeatInfo],
         match: Match,
+        *,
+        time_limit: float | None = None,
+        settings: PlaySettings | None = None,
+        on_end: Callable[[Table], None] | None = None,
     ) -> None:
         self.sessions = sessions
         self.match_id = match_id
         self.room_id = room_id
         self.seats = seats
         self.match = match
+        self.time_limit = time_limit
+        self.settings = settings or PlaySettings()
+        self.on_end = on_end
         self.lock = asyncio.Lock()
+        now = _now()
+        # When each seat's current decision times out (None: no limit, or nothing open).
+        self.deadline: list[float | None] = [None, None, None]
+        # Since when each person's seat has had no socket (None: connected).
+        self.gone: list[float | None] = [None if i.bot else now for i in seats]
+        self.vote: dict[str, Any] | None = None  # the open 解散 vote
+        self.dissolved = False
+        self.helpers: dict[int, Bot] = {}  # the heuristic bots that play 托管 and timeouts
+        self._status: list[SeatStatus] = []
+        self._wake = asyncio.Event()
+        self._driver: asyncio.Task[None] | None = None
         self.decisions: list[tuple[int, int, int]] = []  # (round, seat, id), seq = index + 1
         self.client_ids: dict[tuple[int, str], int] = {}  # (seat, client id) -> seq
         # Index 3 holds the spectators: the public view (RULES.md §14, seat None).
@@ -138,6 +196,11 @@ class Table:
         """Decisions applied in the match so far."""
         return len(self.decisions)
 
+    @property
+    def ended(self) -> bool:
+        """Every round played, or the match dissolved (解散): no more decisions."""
+        return self.dissolved or self.match.over
+
     def seat_of(self, account_id: int) -> int | None:
         """The seat an account holds at this table."""
         return next((s for s, i in enumerate(self.seats) if i.account_id == account_id), None)
@@ -160,6 +223,74 @@ class Table:
             if key != self.seen[s].key:
                 self.seen[s].key = key
                 self.seen[s].since = self.version
+                self._restart_clock(s)
+
+    def _restart_clock(self, s: int) -> None:
+        """Start seat ``s``'s clock for its open decision (if it has one and the room a limit)."""
+        st = self.state
+        acting = st.phase is not Phase.OVER and s in st.to_act()
+        self.deadline[s] = _now() + self.time_limit if acting and self.time_limit else None
+
+    # -- seats: bots, 托管, connections ---------------------------------------------------
+
+    def auto(self, s: int) -> Literal["bot", "self", "disconnect"] | None:
+        """Why the server plays seat ``s`` now (None: its person does)."""
+        if self.seats[s].bot is not None:
+            return "bot"
+        if self.seats[s].tuoguan:
+            return "self"
+        gone = self.gone[s]
+        if gone is not None and _now() - gone >= self.settings.grace:
+            return "disconnect"
+        return None
+
+    def status(self) -> list[SeatStatus]:
+        """Every seat's bot, connection and 托管 status."""
+        out = []
+        for s, info in enumerate(self.seats):
+            why = self.auto(s)
+            reason: Literal["self", "disconnect"] | None = None if why == "bot" else why
+            out.append(
+                SeatStatus(
+                    seat=s,
+                    bot=info.bot,
+                    connected=info.bot is not None or bool(self.conns[s]),
+                    tuoguan=reason is not None,
+                    reason=reason,
+                )
+            )
+        return out
+
+    def _tell_status(self) -> bool:
+        """Send everyone the seats' status if it changed since it was last sent."""
+        now = self.status()
+        if now == self._status:
+            return False
+        self._status = now
+        self._tell_all(Seats(seats=now))
+        return True
+
+    def _clock(self, s: int | None) -> tuple[float | None, float | None]:
+        """The seat's deadline and the seconds left, if a person's decision is open."""
+        if s is None or self.ended:
+            return None, None
+        d = self.deadline[s]
+        if d is None or self.auto(s) is not None or s not in self.state.to_act():
+            return None, None
+        return d, round(max(0.0, d - _now()), 3)
+
+    def _vote_msg(
+        self, outcome: Literal["dissolved", "refused", "expired"] | None = None
+    ) -> DissolveVote:
+        v = self.vote
+        assert v is not None
+        return DissolveVote(
+            proposer=v["proposer"],
+            votes=list(v["votes"]),
+            deadline=v["deadline"],
+            remaining=round(max(0.0, v["deadline"] - _now()), 3),
+            outcome=outcome,
+        )
 
     # -- messages --------------------------------------------------------------------
 
@@ -181,6 +312,7 @@ class Table:
         st = self.state
         from .protocol import view_to_dict
 
+        deadline, remaining = self._clock(s)
         conn.put(
             Snapshot(
                 match_id=self.match_id,
@@ -191,9 +323,14 @@ class Table:
                 seq=len(events),
                 view=view_to_dict(view(st, s)),
                 legal=self._legal(s),
+                deadline=deadline,
+                remaining=remaining,
+                time_limit=self.time_limit,
+                seats=self.status(),
+                dissolve=None if self.vote is None or self.ended else self._vote_msg(),
             )
         )
-        if self.match.over:
+        if self.ended:
             conn.put(self._over_msg())
 
     def _over_msg(self) -> MatchOver:
@@ -201,12 +338,19 @@ class Table:
             match_id=self.match_id,
             totals=list(self.match.totals()),
             balances=list(self.match.balances),
+            dissolved=self.dissolved,
         )
 
-    def _broadcast(self) -> None:
+    def _tell_all(self, msg: Any) -> None:
+        for conns in self.conns:
+            for c in conns:
+                c.put(msg)
+
+    def _broadcast(self, only: int | None = None) -> None:
+        """Each socket's new events and prompt (``only``: just that seat's sockets)."""
         st = self.state
         acting = st.to_act()
-        for i in range(4):
+        for i in range(4) if only is None else (only,):
             s = _who(i)
             events = self.seen[i].events
             legal = self._legal(s)
@@ -222,6 +366,7 @@ class Table:
                 to_act = (
                     list(acting) if st.phase is not Phase.CLAIM else [a for a in acting if a == s]
                 )
+                deadline, remaining = self._clock(s)
                 conn.put(
                     Prompt(
                         round=self.round,
@@ -229,24 +374,119 @@ class Table:
                         since=self.seen[i].since,
                         to_act=to_act,
                         legal=legal,
+                        deadline=deadline,
+                        remaining=remaining,
                         view=seat_view,
                     )
                 )
-                if self.match.over:
+                if self.ended:
                     conn.put(self._over_msg())
 
     # -- sockets -----------------------------------------------------------------------
 
     async def attach(self, conn: Connection, since: int | None) -> None:
-        """Register a seat's socket and send it the snapshot."""
+        """Register a seat's socket and send it the snapshot; a returning person's seat
+        leaves disconnect-托管 (with a fresh clock for its open decision)."""
         async with self.lock:
             conn.table = self
-            self.conns[_index(conn.seat)].add(conn)
+            s = conn.seat
+            if s is not None and self.gone[s] is not None:
+                if self.auto(s) == "disconnect":
+                    self._restart_clock(s)
+                self.gone[s] = None
+            self.conns[_index(s)].add(conn)
             self.snapshot(conn, since)
+            self._tell_status()
+            self._wake.set()
 
     def detach(self, conn: Connection) -> None:
-        """Forget a closed socket."""
-        self.conns[_index(conn.seat)].discard(conn)
+        """Forget a closed socket; a seat with none left starts its grace period."""
+        s = conn.seat
+        conns = self.conns[_index(s)]
+        if conn not in conns:
+            return
+        conns.discard(conn)
+        if s is not None and not conns and self.seats[s].bot is None:
+            self.gone[s] = _now()
+            self._tell_status()
+            self._wake.set()
+
+    async def set_tuoguan(self, conn: Connection, on: bool) -> None:
+        """托管 on or off for the socket's seat, stored before it is told."""
+        s = conn.seat
+        if s is None:
+            raise ApiError("spectator", "a spectator has no seat to hand over")
+        async with self.lock:
+            if self.ended:
+                raise ApiError("match_over", "the match is over")
+            if self.seats[s].tuoguan != on:
+                async with self.sessions() as db, db.begin():
+                    await db.execute(
+                        update(RoomSeat)
+                        .where(RoomSeat.room_id == self.room_id, RoomSeat.seat == s)
+                        .values(tuoguan=on)
+                    )
+                self.seats[s].tuoguan = on
+            if not self._tell_status():
+                conn.put(Seats(seats=self._status))  # the answer, even when nothing changed
+            if not on:  # the seat's prompt again, with a fresh deadline
+                self._restart_clock(s)
+                self._broadcast(only=s)
+            self._wake.set()
+
+    # -- 解散 ---------------------------------------------------------------------------
+
+    async def vote_dissolve(self, conn: Connection, agree: bool) -> None:
+        """Propose 解散 or vote on the open proposal; all agreeing ends the match."""
+        s = conn.seat
+        if s is None:
+            raise ApiError("spectator", "a spectator has no vote")
+        async with self.lock:
+            if self.ended:
+                raise ApiError("match_over", "the match is over")
+            v = self.vote
+            if v is None:
+                if not agree:
+                    raise ApiError("no_vote", "no 解散 vote is open; propose one with agree: true")
+                votes: list[bool | None] = [True if i.bot is not None else None for i in self.seats]
+                v = {"proposer": s, "votes": votes,
+                     "deadline": _now() + self.settings.dissolve_seconds}  # fmt: skip
+            elif v["votes"][s] is not None:
+                raise ApiError("already_voted", f"seat {s} has voted in this 解散 vote")
+            v = {**v, "votes": list(v["votes"])}
+            v["votes"][s] = agree
+            outcome: Literal["dissolved", "refused"] | None = (
+                "refused" if not agree else "dissolved" if all(v["votes"]) else None
+            )
+            await self._store_vote(None if outcome == "refused" else v, outcome)
+            self.vote = v
+            self._tell_all(self._vote_msg(outcome))
+            if outcome == "dissolved":
+                self.dissolved = True
+                self._tell_all(self._over_msg())
+            if outcome is not None:
+                self.vote = None
+            self._wake.set()
+
+    async def _store_vote(
+        self, v: dict[str, Any] | None, outcome: Literal["dissolved", "refused"] | None
+    ) -> None:
+        async with self.sessions() as db, db.begin():
+            values: dict[str, Any] = {"dissolve": v}
+            if outcome == "dissolved":
+                values = {"dissolve": {**(v or {}), "outcome": "dissolved"}, "status": "finished"}
+                await db.execute(
+                    update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished")
+                )
+            await db.execute(update(MatchRow).where(MatchRow.id == self.match_id).values(**values))
+
+    async def _expire_vote(self) -> None:
+        v = self.vote
+        if v is None or _now() < v["deadline"]:
+            return
+        await self._store_vote(None, None)
+        self._tell_all(self._vote_msg("expired"))
+        self.vote = None
 
     # -- decisions ---------------------------------------------------------------------
 
@@ -266,7 +506,7 @@ class Table:
             if done is not None:
                 conn.put(Ack(client_id=client_id, decision=done, duplicate=True))
                 return
-            if self.match.over:
+            if self.ended:
                 raise ApiError("match_over", "the match is over; no more decisions")
             if version > self.version or version < self.seen[seat].since:
                 raise ApiError(
@@ -284,21 +524,98 @@ class Table:
             except PaohuziError as e:
                 raise ApiError("bad_action", str(e)) from None
             await self._commit(seat, aid, client_id, conn)
-            await self._run_bots()
+            self._wake.set()
 
-    async def start(self) -> None:
-        """Let the bots play up to the first human decision (after a start or a restore)."""
-        async with self.lock:
-            await self._run_bots()
+    # -- the driver: bots, 托管, timeouts, votes ------------------------------------------
 
-    async def _run_bots(self) -> None:
-        while not self.match.over:
-            st = self.state
-            s = next((s for s in st.to_act() if s in self.bots), None)
-            if s is None:
-                return
-            act = self.bots[s].act(view(st, s))
-            await self._commit(s, st.verify(s, act.id), None)
+    def launch(self) -> None:
+        """Start the driver task (after a start or a restore); it ends with the match."""
+        if self._driver is None:
+            self._driver = asyncio.create_task(self._drive(), name=f"table-{self.match_id}")
+
+    async def stop(self) -> None:
+        """Stop the driver (shutdown); a commit in progress finishes first."""
+        task, self._driver = self._driver, None
+        if task is not None:
+            async with self.lock:
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _job(self) -> _Job | None:
+        """The next decision the server takes for a seat, if one is due now."""
+        st = self.state
+        if self.ended or st.phase is Phase.OVER:
+            return None
+        now = _now()
+        for s in st.to_act():
+            since = self.seen[s].since
+            why = self.auto(s)
+            if why == "bot":
+                return _Job(s, since, self.bots[s], view(st, s), None)
+            d = self.deadline[s]
+            if why is None and (d is None or d > now):
+                continue
+            if why is None and st.phase is Phase.CLAIM and PASS_ID in st.legal_actions(s):
+                return _Job(s, since, None, None, PASS_ID)  # a timed-out claim: 过
+            helper = self.helpers.get(s)
+            if helper is None:
+                helper = self.helpers[s] = make_bot("heuristic", seed=self.match_id * 3 + s)
+            return _Job(s, since, helper, view(st, s), None)
+        return None
+
+    def _next_time(self) -> float | None:
+        """When something may become due: a deadline, a grace period's end, a vote's end."""
+        times = [d for s, d in enumerate(self.deadline) if d is not None and self.auto(s) is None]
+        times += [g + self.settings.grace for g in self.gone if g is not None]
+        if self.vote is not None:
+            times.append(self.vote["deadline"])
+        now = _now()
+        future = [t for t in times if t > now]
+        return min(future) if future else None
+
+    async def _drive(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                async with self.lock:
+                    if self.ended:
+                        break
+                    await self._expire_vote()
+                    self._tell_status()
+                    job = self._job()
+                    wake_at = self._next_time() if job is None else None
+                if job is None:
+                    timeout = None if wake_at is None else max(0.0, wake_at - _now()) + 0.001
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), timeout)
+                    continue
+                aid = job.action
+                if aid is None:
+                    assert job.bot is not None and job.seen is not None
+                    aid = (await asyncio.to_thread(job.bot.act, job.seen)).id
+                async with self.lock:
+                    if self._job_holds(job):
+                        st = self.state
+                        if not st.can_apply(job.seat, aid):  # pragma: no cover - a bot's bug
+                            log.error("match %s: bot chose illegal %s", self.match_id, aid)
+                            aid = st.legal_actions(job.seat)[0]
+                        await self._commit(job.seat, aid, None)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a failed commit: the table keeps its last durable state
+                log.exception("match %s: the driver failed; retrying", self.match_id)
+                await asyncio.sleep(0.5)
+        self.vote = None
+        if self.on_end is not None:
+            self.on_end(self)
+
+    def _job_holds(self, job: _Job) -> bool:
+        """Whether ``job`` still answers the seat's open decision (nobody answered first)."""
+        if self.ended or self.seen[job.seat].since != job.since:
+            return False
+        again = self._job()
+        return again is not None and again.seat == job.seat and again.since == job.since
 
     async def _commit(
         self, seat: int, aid: int, client_id: str | None, reply: Connection | None = None
@@ -350,7 +667,7 @@ class Table:
                     round_index=rnd,
                 )
             )
-        if rnd + 1 < self.match.rounds_total:
+        if rnd + 1 < self.match.rounds_total:  # (an open 解散 vote stays open)
             db.add(
                 RoundRow(
                     match_id=self.match_id,
@@ -362,7 +679,9 @@ class Table:
             )
         else:
             await db.execute(
-                update(MatchRow).where(MatchRow.id == self.match_id).values(status="finished")
+                update(MatchRow)
+                .where(MatchRow.id == self.match_id)
+                .values(status="finished", dissolve=None)  # a vote still open lapses
             )
             await db.execute(
                 update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished")
@@ -383,9 +702,15 @@ class Table:
 
     @staticmethod
     async def load(
-        sessions: async_sessionmaker[AsyncSession], row: MatchRow, seats: list[SeatInfo]
+        sessions: async_sessionmaker[AsyncSession],
+        row: MatchRow,
+        seats: list[SeatInfo],
+        *,
+        time_limit: float | None = None,
+        settings: PlaySettings | None = None,
+        on_end: Callable[[Table], None] | None = None,
     ) -> Table:
-        """Rebuild a table by replaying its decisions in order."""
+        """Rebuild a table by replaying its decisions in order (clocks start afresh)."""
         match = Match(
             RuleSet.from_dict(row.rules),
             seed=row.seed,
@@ -393,7 +718,21 @@ class Table:
             balances=(row.balances[0], row.balances[1], row.balances[2]),
         )
         match.start_round()
-        table = Table(sessions, row.id, row.room_id, seats, match)
+        table = Table(
+            sessions,
+            row.id,
+            row.room_id,
+            seats,
+            match,
+            time_limit=time_limit,
+            settings=settings,
+            on_end=on_end,
+        )
+        vote = row.dissolve
+        if vote is not None and vote.get("outcome") == "dissolved":
+            table.dissolved = True
+        elif vote is not None:
+            table.vote = dict(vote)
         async with sessions() as db:
             decisions = (
                 await db.scalars(

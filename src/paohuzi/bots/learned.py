@@ -1,0 +1,140 @@
+"""The learned bot: a small policy network trained by ``paohuzi train``, run on numpy.
+
+The network (two hidden layers; a policy head over the 317 action ids and a
+value head) reads two things computed from the seat's view only, so like every
+bot it sees nothing else:
+
+- the public observation encoding (:func:`paohuzi.env.observation.encode_view`,
+  balances left out), and
+- a *prior*: the heuristic bot's value of each legal action relative to its best
+  (:func:`prior`), so that the network starts from the heuristic's judgement and
+  learns where to depart from it.
+
+Inference needs numpy alone: the weights were exported from torch into
+``learned.npz`` beside this module (float16, 1.6 MB). The README's model
+card says how it was trained and how strong it is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core.actions import NUM_ACTIONS, Action
+from ..core.rules import HONG_GUAI_WAN, RuleSet
+from ..core.views import SeatView
+from .base import obvious_action
+from .heuristic import HeuristicBot
+
+__all__ = ["DEFAULT_WEIGHTS", "PRIOR_SPREAD", "PRIOR_STEPS", "LearnedBot", "Policy", "prior"]
+
+PRIOR_STEPS = 100
+"""The prior's resolution: 0 (worst) to 100 (the heuristic's choice)."""
+PRIOR_SPREAD = 20.0
+"""Heuristic value below the best at which an action's prior reaches 0."""
+
+
+def prior(ranked: list[tuple[float, Action]]) -> list[int]:
+    """The heuristic's ranking as 317 small ints: 100 for its best action, 0 for illegal ones.
+
+    ``ranked`` is :meth:`HeuristicBot.rank` of the view; a legal action scores
+    ``100 × (1 − min(1, (best − value) / PRIOR_SPREAD))``, rounded.
+    """
+    out = [0] * NUM_ACTIONS
+    if not ranked:
+        return out
+    best = ranked[0][0]
+    for v, a in ranked:
+        gap = min(1.0, max(0.0, (best - v) / PRIOR_SPREAD))
+        out[a.id] = round(PRIOR_STEPS * (1.0 - gap))
+    return out
+
+
+DEFAULT_WEIGHTS = Path(__file__).with_name("learned.npz")
+"""The shipped weights."""
+
+_LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "scale", "alpha")
+
+
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:
+        raise ValueError(
+            "the learned bot needs numpy: pip install 'paohuzi[rl]' (or the play/server extra)"
+        ) from None
+    return numpy
+
+
+class Policy:
+    """The network's forward pass in numpy (float32): see ``paohuzi.train.trainer.Net``."""
+
+    def __init__(self, arrays: dict[str, Any]) -> None:
+        np = _numpy()
+        missing = [k for k in _LAYERS if k not in arrays]
+        if missing:
+            raise ValueError(f"policy weights lack {', '.join(missing)}")
+        self.p = {k: np.asarray(arrays[k], dtype=np.float32) for k in _LAYERS}
+        self.inputs = int(self.p["w1"].shape[0])
+
+    @classmethod
+    def load(cls, path: Path | str = DEFAULT_WEIGHTS) -> Policy:
+        """Weights from an ``.npz`` written by ``paohuzi train``."""
+        np = _numpy()
+        try:
+            with np.load(path) as z:
+                return cls({k: z[k] for k in z.files})
+        except (OSError, ValueError) as e:
+            raise ValueError(f"cannot read policy weights {str(path)!r}: {e}") from None
+
+    def forward(self, x: Any) -> tuple[Any, Any]:
+        """Logits over the action ids and the value, for a batch ``x`` of inputs."""
+        np = _numpy()
+        p = self.p
+        # One position: einsum, not BLAS, whose threads cost more than they save here
+        # (and far more on a busy machine).
+        mm = (lambda a, w: np.einsum("i,ij->j", a, w)) if x.ndim == 1 else np.matmul
+        xs = x * p["scale"]
+        h = np.maximum(0.0, mm(xs, p["w1"]) + p["b1"])
+        h = np.maximum(0.0, mm(h, p["w2"]) + p["b2"])
+        logits = mm(h, p["wp"]) + p["bp"] + p["alpha"][0] * xs[..., self.inputs - NUM_ACTIONS :]
+        return logits, (mm(h, p["wv"]) + p["bv"])[..., 0]
+
+    def best(self, x: Any, legal: list[int]) -> int:
+        """The legal id with the highest logit."""
+        logits, _v = self.forward(x)
+        return max(legal, key=lambda a: float(logits[a]))
+
+
+_SHARED: dict[str, Policy] = {}
+
+
+class LearnedBot:
+    """Plays the policy network's most likely legal action; deterministic."""
+
+    name = "learned"
+
+    def __init__(
+        self, seed: int | None = None, policy: Policy | None = None, rules: RuleSet = HONG_GUAI_WAN
+    ) -> None:
+        self.seed = seed
+        self.rules = rules
+        if policy is None:
+            policy = _SHARED.get("default")
+            if policy is None:
+                policy = _SHARED["default"] = Policy.load(DEFAULT_WEIGHTS)
+        self.policy = policy
+
+    def act(self, view: SeatView) -> Action:
+        sure = obvious_action(view)
+        if sure is not None:
+            return sure
+        np = _numpy()
+        from ..env.observation import OBS_SIZE, encode_view
+
+        ranked = HeuristicBot(None, self.rules).rank(view)
+        x = np.concatenate(
+            [encode_view(view)[: OBS_SIZE - 3], np.asarray(prior(ranked), np.float32)]
+        )
+        aid = self.policy.best(x, [a.id for a in view.legal])
+        return next(a for a in view.legal if a.id == aid)

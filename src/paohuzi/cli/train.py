@@ -1,0 +1,81 @@
+"""``paohuzi train``: train the learned bot (extra ``train``)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .app import app
+
+
+@app.command()
+def train(
+    out: Annotated[
+        Path, typer.Option("--out", help="Directory for checkpoints, learned.npz and the curve.")
+    ] = Path("runs/learned"),
+    seed: Annotated[int, typer.Option(help="Seed of the whole run (data, network, curve).")] = 0,
+    games: Annotated[
+        int, typer.Option(min=1, help="Rounds the teacher plays itself for distillation.")
+    ] = 3000,
+    epochs: Annotated[int, typer.Option(min=0, help="Distillation epochs.")] = 6,
+    updates: Annotated[
+        int, typer.Option(min=0, help="Policy-gradient fine-tuning updates (0: none).")
+    ] = 300,
+    episodes: Annotated[int, typer.Option(min=1, help="Rounds per fine-tuning update.")] = 32,
+    eval_deals: Annotated[
+        int, typer.Option("--eval-deals", min=1, help="Duplicate deals per curve point.")
+    ] = 30,
+    eval_every: Annotated[
+        int, typer.Option("--eval-every", min=1, help="Fine-tuning updates between curve points.")
+    ] = 25,
+    teacher: Annotated[str, typer.Option(help="The bot to distil.")] = "heuristic",
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes.")] = 2,
+    backend: Annotated[
+        str, typer.Option("--backend", help="process (a local pool) or ray (needs Ray).")
+    ] = "process",
+) -> None:
+    """Distil a teacher bot into a small network, fine-tune it, plot the learning curve.
+
+    Writes checkpoints, learned.npz (the weights the learned bot loads: copy it to
+    src/paohuzi/bots/learned.npz to ship it) and curve.json/curve.png into --out.
+    """
+    from ..bots import BOTS
+    from ..parallel import BACKENDS
+    from .errors import fail, writable_dir
+
+    missing = [m for m in ("torch", "matplotlib") if importlib.util.find_spec(m) is None]
+    if missing:
+        fail(f"paohuzi train needs {' and '.join(missing)}: pip install 'paohuzi[train]'")
+    if teacher not in BOTS or teacher == "learned":
+        fail(f"--teacher {teacher!r}: choose from {', '.join(sorted(set(BOTS) - {'learned'}))}")
+    if backend not in BACKENDS:
+        fail(f"--backend {backend!r}: choose from {', '.join(BACKENDS)}")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        fail("--backend ray needs Ray: pip install 'paohuzi[ray]' (or use --backend process)")
+    writable_dir(out, "--out")
+    from ..train.trainer import TrainConfig
+    from ..train.trainer import train as run
+
+    cfg = TrainConfig(
+        out=str(out),
+        seed=seed,
+        teacher=teacher,
+        games=games,
+        epochs=epochs,
+        finetune_updates=updates,
+        finetune_episodes=episodes,
+        eval_deals=eval_deals,
+        eval_every=eval_every,
+        workers=workers,
+        backend=backend,
+    )
+    curve = run(cfg)
+    if curve:
+        last = curve[-1]
+        typer.echo(
+            f"done: learned - heuristic {last['score_vs_heuristic']:+.3f} per round "
+            f"{last['ci95']} on {last['deals']} tuning deals; {out}/learned.npz, {out}/curve.png"
+        )

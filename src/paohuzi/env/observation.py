@@ -1,0 +1,473 @@
+"""Observation encoding: one seat's view as a fixed-length numpy vector.
+
+Every feature is a small count or a 0/1 flag (a float32 vector, the balances
+scaled). Seats are *relative*: block 0 is the observing seat, block 1 its 下家
+(the seat after it), block 2 its 上家. ``FEATURES`` lists the blocks with their
+offsets; docs/env.md describes each one.
+
+Three functions compute the same public encoding:
+
+- :func:`encode_view` from a :class:`~paohuzi.core.views.SeatView` — the
+  definition: it can only use what the seat is entitled to know (RULES.md §14);
+- :func:`encode` from the full state and a seat, the fast path the environment
+  uses; the tests prove it equals ``encode_view(view(state, seat))``, so it
+  cannot leak;
+- :func:`encode_batch`, many (state, seat) pairs at once into one array.
+
+:func:`encode_oracle` is deliberately separate: it appends what the seat may
+*not* know (the others' hands, face-down groups, the stock), for training with
+perfect information (oracle guiding, a value function's target); a policy that
+plays must never be fed it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.actions import NUM_ACTIONS
+from ..core.cards import NUM_FACES
+from ..core.engine import Phase, State
+from ..core.groups import GroupKind
+from ..core.views import SeatView
+
+__all__ = [
+    "FEATURES",
+    "NUM_TABLE_KINDS",
+    "OBS_SIZE",
+    "ORACLE_FEATURES",
+    "ORACLE_SIZE",
+    "TABLE_KINDS",
+    "Feature",
+    "action_mask",
+    "encode",
+    "encode_batch",
+    "encode_oracle",
+    "encode_view",
+]
+
+F32 = npt.NDArray[np.float32]
+
+TABLE_KINDS: Final = (
+    GroupKind.CHI,
+    GroupKind.PENG,
+    GroupKind.WEI,
+    GroupKind.CHOUWEI,
+    GroupKind.TI,
+    GroupKind.PAO,
+)
+"""The kinds a table group can have, in the order of the table blocks."""
+NUM_TABLE_KINDS: Final = len(TABLE_KINDS)
+_KIND_INDEX: Final = {k: i for i, k in enumerate(TABLE_KINDS)}
+
+# Scale of the balance features: a balance of 100 reads 1.0.
+BALANCE_SCALE: Final = 100.0
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """One block of the vector: ``size`` entries from ``start``."""
+
+    name: str
+    start: int
+    size: int
+    high: float  # the largest value an entry takes
+    doc: str
+
+    @property
+    def stop(self) -> int:
+        """One past the block's last entry."""
+        return self.start + self.size
+
+
+def _layout(spec: Sequence[tuple[str, int, float, str]], start: int = 0) -> tuple[Feature, ...]:
+    out = []
+    at = start
+    for name, size, high, doc in spec:
+        out.append(Feature(name, at, size, high, doc))
+        at += size
+    return tuple(out)
+
+
+_REL = ("self", "next", "prev")
+_WHOSE = {"self": "own", "next": "下家's (the next seat's)", "prev": "上家's (the previous seat's)"}
+_SPEC: list[tuple[str, int, float, str]] = [
+    ("hand", NUM_FACES, 4, "own hand: copies of each face (0–4; a 坎 is 3)"),
+]
+for _r, _who in enumerate(_REL):
+    for _k in TABLE_KINDS:
+        _SPEC.append(
+            (
+                f"table.{_who}.{_k.ascii}",
+                NUM_FACES,
+                4,
+                f"{_WHOSE[_who]} {_k.value} ({_k.ascii}) groups whose faces this seat sees: "
+                "cards per face",
+            )
+        )
+    _SPEC.append(
+        (
+            f"table.{_who}.facedown",
+            NUM_TABLE_KINDS,
+            8,
+            f"{_WHOSE[_who]} face-down groups whose faces this seat cannot see (偎, dealt 提): "
+            "how many of each kind, in the order chi, peng, wei, chouwei, ti, pao"
+            + (" (always 0: a seat sees its own)" if _who == "self" else ""),
+        )
+    )
+for _who in _REL:
+    _SPEC.append(
+        (
+            f"pile.{_who}",
+            NUM_FACES,
+            4,
+            f"{_WHOSE[_who]} pile (drawn or discarded cards nobody took): cards per face",
+        )
+    )
+for _who in _REL:
+    _SPEC.append(
+        (
+            f"discards.{_who}",
+            NUM_FACES,
+            4,
+            f"every card of the {_WHOSE[_who]} discards (taken or not), per face",
+        )
+    )
+_SPEC += [
+    ("chou_chi", NUM_FACES, 1, "own 臭吃 set: faces this seat may no longer 吃 (§8)"),
+    ("chou_peng", NUM_FACES, 1, "own 臭碰 set: faces this seat may no longer 碰 (§8)"),
+    ("unseen", NUM_FACES, 4, "copies of each face this seat has not seen (4 − seen)"),
+    ("hand_sizes", 3, 21, "cards in each hand (own, 下家, 上家)"),
+    ("stock", 1, 19, "cards left in the stock"),
+    ("dealer", 3, 1, "the dealer, one-hot (own, 下家, 上家)"),
+    ("phase", 3, 1, "phase one-hot: discard, claim, over"),
+    (
+        "to_act",
+        3,
+        1,
+        "who must decide (own, 下家, 上家); in a claim window only this seat's own flag",
+    ),
+    ("liangzhang", NUM_FACES, 1, "亮张, the dealer's shown 21st card, one-hot"),
+    ("offer", NUM_FACES, 1, "the card on offer in a claim window, one-hot, if this seat sees it"),
+    ("offer.hidden", 1, 1, "a card is on offer whose face this seat does not see (a 偎's card)"),
+    ("offer.source", 3, 1, "who drew or discarded the card on offer, one-hot (own, 下家, 上家)"),
+    ("offer.from_draw", 1, 1, "the card on offer was drawn (else discarded)"),
+    ("offer.placed", 1, 1, "the card on offer already lies in the drawer's 提/偎 (提胡/偎胡)"),
+    ("dead", 3, 1, "dead hands (§9), (own, 下家, 上家)"),
+    ("legal", NUM_ACTIONS, 1, "the legal-action mask: 1 for each legal action id"),
+]
+_BYTE_FEATURES: Final = _layout(_SPEC)
+_U: Final = _BYTE_FEATURES[-1].stop  # the small-integer part of the vector
+FEATURES: Final = (
+    *_BYTE_FEATURES,
+    Feature(
+        "balances",
+        _U,
+        3,
+        1e4,
+        f"悟性 balances (own, 下家, 上家), divided by {BALANCE_SCALE:g}",
+    ),
+)
+"""Every block of the public encoding, in order."""
+OBS_SIZE: Final = FEATURES[-1].stop
+"""Length of the public encoding."""
+
+_OFF: Final = {f.name: f.start for f in FEATURES}
+_HAND = _OFF["hand"]
+_TABLE = [_OFF[f"table.{w}.chi"] for w in _REL]
+_FACEDOWN = [_OFF[f"table.{w}.facedown"] for w in _REL]
+_KIND_OFF: Final = {k: i * NUM_FACES for i, k in enumerate(TABLE_KINDS)}
+_PILE = [_OFF[f"pile.{w}"] for w in _REL]
+_DISC = [_OFF[f"discards.{w}"] for w in _REL]
+_CHOU_CHI = _OFF["chou_chi"]
+_CHOU_PENG = _OFF["chou_peng"]
+_UNSEEN = _OFF["unseen"]
+_HAND_SIZES = _OFF["hand_sizes"]
+_STOCK = _OFF["stock"]
+_DEALER = _OFF["dealer"]
+_PHASE = _OFF["phase"]
+_TO_ACT = _OFF["to_act"]
+_LIANG = _OFF["liangzhang"]
+_OFFER = _OFF["offer"]
+_OFFER_HIDDEN = _OFF["offer.hidden"]
+_OFFER_SRC = _OFF["offer.source"]
+_OFFER_DRAW = _OFF["offer.from_draw"]
+_OFFER_PLACED = _OFF["offer.placed"]
+_DEAD = _OFF["dead"]
+_LEGAL = _OFF["legal"]
+_BAL = _OFF["balances"]
+_PHASE_INDEX: Final = {Phase.DISCARD: 0, Phase.CLAIM: 1, Phase.OVER: 2}
+# Keyed by the member's id(): an Enum member's own hash runs Python code.
+_KIND_INDEX_ID: Final = {id(k): i for i, k in enumerate(TABLE_KINDS)}
+_KIND_OFF_ID: Final = {id(k): i * NUM_FACES for i, k in enumerate(TABLE_KINDS)}
+_DISCARD: Final = Phase.DISCARD
+_OVER: Final = Phase.OVER
+_CLAIM: Final = Phase.CLAIM
+
+# A 20-bit face mask as 20 bytes of 0/1, by halves (1,024 entries each).
+_BITS10: Final = tuple(bytes((m >> i) & 1 for i in range(10)) for m in range(1024))
+
+_ZERO: Final = bytes(OBS_SIZE)  # the balances' three entries stay 0 in the bytes
+
+_ORACLE_SPEC: list[tuple[str, int, float, str]] = []
+for _who in _REL[1:]:
+    _ORACLE_SPEC.append(
+        (f"oracle.hand.{_who}", NUM_FACES, 4, f"the {_WHOSE[_who]} hand: copies per face")
+    )
+for _who in _REL[1:]:
+    _ORACLE_SPEC.append(
+        (
+            f"oracle.facedown.{_who}",
+            NUM_FACES,
+            4,
+            f"the faces in the {_WHOSE[_who]} face-down groups, per card",
+        )
+    )
+for _who in _REL[1:]:
+    _ORACLE_SPEC.append(
+        (f"oracle.chou_chi.{_who}", NUM_FACES, 1, f"the {_WHOSE[_who]} 臭吃 set (§8)")
+    )
+    _ORACLE_SPEC.append(
+        (f"oracle.chou_peng.{_who}", NUM_FACES, 1, f"the {_WHOSE[_who]} 臭碰 set (§8)")
+    )
+_ORACLE_SPEC += [
+    ("oracle.stock", NUM_FACES, 4, "the stock's cards, per face"),
+    ("oracle.next", NUM_FACES, 1, "the stock's top card (the next draw), one-hot"),
+    ("oracle.offer", NUM_FACES, 1, "the card on offer, one-hot, even when face down to this seat"),
+]
+ORACLE_FEATURES: Final = _layout(_ORACLE_SPEC, OBS_SIZE)
+"""The blocks :func:`encode_oracle` appends after the public ones: hidden information."""
+ORACLE_SIZE: Final = ORACLE_FEATURES[-1].stop
+"""Length of the oracle encoding (public blocks first)."""
+
+
+_FOUR_MINUS: Final = bytes((4 - i) & 255 for i in range(256))
+# Per observing seat: (seat, relative index) in relative order.
+_ROT: Final = tuple(tuple(((seat + r) % 3, r) for r in range(3)) for seat in range(3))
+_TABLE_ROT: Final = tuple(
+    tuple(
+        (
+            (seat + r) % 3,
+            r,
+            _TABLE[r],
+            _FACEDOWN[r] if r else -1,
+            _PILE[r],
+            _DISC[r],
+        )
+        for r in range(3)
+    )
+    for seat in range(3)
+)
+
+
+def _raw(st: State, seat: int) -> bytearray:
+    """:func:`encode` for ``seat`` as bytes, the balances left 0 (they are not small ints).
+
+    Written for speed (the environment calls it on every step); :func:`encode_view`
+    is the plain statement of the same encoding.
+    """
+    b = bytearray(_ZERO)
+    phase = st.phase
+    over = phase is _OVER
+    hands = st.hands
+    h = hands[seat]
+    b[_HAND : _HAND + NUM_FACES] = bytes(h)
+    seen = h[:]
+    tables, piles, discs, dead = st.tables, st.piles, st.discards, st.dead
+    kind_off, kind_index = _KIND_OFF_ID, _KIND_INDEX_ID
+    for s, r, to, fo, po, do in _TABLE_ROT[seat]:
+        for t in tables[s]:
+            g = t.group
+            if fo >= 0 and t.hidden and not over:
+                b[fo + kind_index[id(g.kind)]] += 1
+            else:
+                ko = to + kind_off[id(g.kind)]
+                for f in g.faces:
+                    b[ko + f] += 1
+                    seen[f] += 1
+        for f in piles[s]:
+            b[po + f] += 1
+            seen[f] += 1
+        for f in discs[s]:
+            b[do + f] += 1
+        b[_HAND_SIZES + r] = sum(hands[s])
+        if dead[s]:
+            b[_DEAD + r] = 1
+    m = st.chou_chi[seat]
+    b[_CHOU_CHI : _CHOU_CHI + 20] = _BITS10[m & 1023] + _BITS10[m >> 10]
+    m = st.chou_peng[seat]
+    b[_CHOU_PENG : _CHOU_PENG + 20] = _BITS10[m & 1023] + _BITS10[m >> 10]
+    b[_STOCK] = len(st.stock)
+    b[_DEALER + (st.dealer - seat) % 3] = 1
+    b[_LIANG + st.deal.liangzhang] = 1
+    w = st.window
+    if phase is _CLAIM and w is not None:
+        b[_PHASE + 1] = 1
+        if seat in st.to_act():
+            b[_TO_ACT] = 1
+        x = w.card
+        src = w.source
+        if w.after_own:
+            b[_OFFER_PLACED] = 1
+            if src != seat and _facedown_has(st, src, x):
+                b[_OFFER_HIDDEN] = 1
+            else:
+                b[_OFFER + x] = 1
+        else:
+            b[_OFFER + x] = 1
+            seen[x] += 1
+        b[_OFFER_SRC + (src - seat) % 3] = 1
+        if w.from_draw:
+            b[_OFFER_DRAW] = 1
+    else:
+        if over:
+            b[_PHASE + 2] = 1
+        else:
+            b[_PHASE] = 1
+            b[_TO_ACT + (st.turn - seat) % 3] = 1
+    b[_UNSEEN : _UNSEEN + NUM_FACES] = bytes(seen).translate(_FOUR_MINUS)
+    for a in st.legal_actions(seat):
+        b[_LEGAL + a] = 1
+    return b
+
+
+def _facedown_has(st: State, src: int, x: int) -> bool:
+    """Whether ``src`` has a face-down group of ``x`` (the 偎 that hides a 偎胡's card)."""
+    return any(t.hidden and t.group.faces[0] == x for t in st.tables[src])
+
+
+def _balances(bal: Sequence[int], seat: int) -> tuple[float, float, float]:
+    return (
+        bal[seat] / BALANCE_SCALE,
+        bal[(seat + 1) % 3] / BALANCE_SCALE,
+        bal[(seat + 2) % 3] / BALANCE_SCALE,
+    )
+
+
+def encode(state: State, seat: int) -> F32:
+    """The public encoding of ``seat``'s view of ``state`` (``OBS_SIZE`` float32)."""
+    out = np.frombuffer(_raw(state, seat), np.uint8).astype(np.float32)
+    bal = state.balances
+    out[_BAL] = bal[seat] / BALANCE_SCALE
+    out[_BAL + 1] = bal[(seat + 1) % 3] / BALANCE_SCALE
+    out[_BAL + 2] = bal[(seat + 2) % 3] / BALANCE_SCALE
+    return out
+
+
+def encode_batch(states: Sequence[State], seats: Sequence[int]) -> F32:
+    """:func:`encode` of each (state, seat) pair, as one ``(n, OBS_SIZE)`` array."""
+    if len(states) != len(seats):
+        raise ValueError(f"{len(states)} states but {len(seats)} seats")
+    n = len(states)
+    if n == 0:
+        return np.empty((0, OBS_SIZE), np.float32)
+    raw = b"".join([_raw(st, s) for st, s in zip(states, seats, strict=True)])
+    out = np.frombuffer(raw, np.uint8).reshape(n, OBS_SIZE).astype(np.float32)
+    out[:, _BAL:] = [_balances(st.balances, s) for st, s in zip(states, seats, strict=True)]
+    return out
+
+
+def action_mask(obs: npt.NDArray[np.floating]) -> npt.NDArray[np.int8]:
+    """The legal-action mask (int8, ``NUM_ACTIONS``) read back from an encoding."""
+    return obs[..., _LEGAL : _LEGAL + NUM_ACTIONS].astype(np.int8)
+
+
+def encode_view(v: SeatView) -> F32:
+    """The public encoding, computed from a seat's view alone (the definition)."""
+    if v.seat is None:
+        raise ValueError("a spectator's view has no seat to encode for")
+    seat = v.seat
+    out = np.zeros(OBS_SIZE, np.float32)
+    for f in v.hand:
+        out[_HAND + f] += 1
+    for r in range(3):
+        s = (seat + r) % 3
+        for g in v.tables[s]:
+            if g.faces is None:
+                out[_FACEDOWN[r] + _KIND_INDEX[g.kind]] += 1
+            else:
+                for f in g.faces:
+                    out[_TABLE[r] + _KIND_OFF[g.kind] + f] += 1
+        for f in v.piles[s]:
+            out[_PILE[r] + f] += 1
+        for f in v.discards[s]:
+            out[_DISC[r] + f] += 1
+        out[_HAND_SIZES + r] = v.hand_sizes[s]
+        out[_DEAD + r] = v.dead[s]
+    for f in v.chou_chi or ():
+        out[_CHOU_CHI + f] = 1
+    for f in v.chou_peng or ():
+        out[_CHOU_PENG + f] = 1
+    seen = v.seen_counts()
+    for f in range(NUM_FACES):
+        out[_UNSEEN + f] = 4 - seen[f]
+    out[_STOCK] = v.stock_count
+    out[_DEALER + (v.dealer - seat) % 3] = 1
+    out[_PHASE + _PHASE_INDEX[v.phase]] = 1
+    for s in v.to_act:
+        out[_TO_ACT + (s - seat) % 3] = 1
+    out[_LIANG + v.liangzhang] = 1
+    if v.offer_source is not None:
+        if v.offer is None:
+            out[_OFFER_HIDDEN] = 1
+        else:
+            out[_OFFER + v.offer] = 1
+        out[_OFFER_SRC + (v.offer_source - seat) % 3] = 1
+        out[_OFFER_DRAW] = v.offer_from_draw
+        out[_OFFER_PLACED] = v.offer_placed
+    for a in v.legal:
+        out[_LEGAL + a.id] = 1
+    out[_BAL:] = _balances(v.balances, seat)
+    return out
+
+
+def encode_oracle(state: State, seat: int) -> F32:
+    """Perfect information for training: :func:`encode`, then what ``seat`` cannot see.
+
+    The appended blocks are :data:`ORACLE_FEATURES`: the other hands, the faces of
+    their face-down groups, their 臭 sets, the stock and its top card, the card on
+    offer. Never feed this to a policy that plays.
+    """
+    out = np.zeros(ORACLE_SIZE, np.float32)
+    out[:OBS_SIZE] = encode(state, seat)
+    o = OBS_SIZE
+    for r in (1, 2):
+        out[o : o + NUM_FACES] = state.hands[(seat + r) % 3]
+        o += NUM_FACES
+    for r in (1, 2):
+        for t in state.tables[(seat + r) % 3]:
+            if t.hidden:
+                for f in t.group.faces:
+                    out[o + f] += 1
+        o += NUM_FACES
+    for r in (1, 2):
+        s = (seat + r) % 3
+        for bits in (state.chou_chi[s], state.chou_peng[s]):
+            out[o : o + NUM_FACES] = np.frombuffer(
+                _BITS10[bits & 1023] + _BITS10[bits >> 10], np.uint8
+            )
+            o += NUM_FACES
+    for f in state.stock:
+        out[o + f] += 1
+    o += NUM_FACES
+    if state.stock:
+        out[o + state.stock[-1]] = 1
+    o += NUM_FACES
+    w = state.window
+    if w is not None and state.phase is _CLAIM:
+        out[o + w.card] = 1
+    return out
+
+
+def bounds() -> tuple[F32, F32]:
+    """The (low, high) of every entry of the public encoding, for a gymnasium Box."""
+    low = np.zeros(OBS_SIZE, np.float32)
+    high = np.zeros(OBS_SIZE, np.float32)
+    for f in FEATURES:
+        high[f.start : f.stop] = f.high
+    low[_BAL:] = -1e4
+    return low, high

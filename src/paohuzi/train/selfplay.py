@@ -1,0 +1,124 @@
+"""Self-play data and duplicate evaluation for training (numpy, no torch).
+
+Both are lists of independent jobs for :func:`paohuzi.parallel.map_jobs`, so they
+run in a local process pool or on Ray. Deals are seeded from the training seed
+with their own prefix (``train:``, ``curve:``), never from the arena's, so no
+training or tuning deal is an arena deal.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from ..arena import ARENA_RULES, RoundOutcome, seatings, summarize
+from ..bots import Bot, make_bot
+from ..bots.heuristic import HeuristicBot
+from ..bots.learned import LearnedBot, Policy, prior
+from ..core.actions import NUM_ACTIONS, Action
+from ..core.engine import State, new_game
+from ..core.rules import RuleSet
+from ..core.views import view
+from ..env.observation import OBS_SIZE, encode
+
+__all__ = ["INPUTS", "PUBLIC", "duplicate_eval", "eval_job", "features", "teacher_job"]
+
+PUBLIC = OBS_SIZE - 3
+"""The public encoding without the balances (one round is one episode)."""
+INPUTS = PUBLIC + NUM_ACTIONS
+"""The network's input: the public part, then the heuristic prior (see bots.learned)."""
+
+
+def features(st: State, seat: int, ranked: list[tuple[float, Action]]) -> np.ndarray[Any, Any]:
+    """The network's input for ``seat`` as uint8: encoding, then :func:`prior` of ``ranked``."""
+    out = np.empty(INPUTS, np.uint8)
+    out[:PUBLIC] = encode(st, seat)[:PUBLIC]
+    out[PUBLIC:] = prior(ranked)
+    return out
+
+
+def _bot(name: str, seed: int, rules: RuleSet, policy: Policy | None = None) -> Bot:
+    bot: Bot = LearnedBot(seed, policy, rules) if policy is not None else make_bot(name, seed)
+    if hasattr(bot, "rules"):
+        setattr(bot, "rules", rules)  # noqa: B010 - optional attribute of some bots
+    return bot
+
+
+def teacher_job(job: tuple[int, int, int, str]) -> dict[str, Any]:
+    """Games ``start``…``start+count-1`` of the teacher against itself, as training data.
+
+    Every decision with a choice becomes a row: the network's input (uint8, see
+    :func:`features`), the teacher's action id, and the seat's balance change at
+    the end of the round.
+    """
+    seed, start, count, teacher = job
+    obs: list[np.ndarray[Any, Any]] = []
+    acts: list[int] = []
+    rets: list[float] = []
+    ranker = HeuristicBot(None, ARENA_RULES)
+    for i in range(start, start + count):
+        rng = random.Random(f"train:{seed}:{i}")
+        st = new_game(ARENA_RULES, seed=rng.randrange(2**63), dealer=rng.randrange(3))
+        bots = [_bot(teacher, rng.randrange(2**31), ARENA_RULES) for _ in range(3)]
+        rows: list[tuple[int, int]] = []
+        while not st.over:
+            seat = st.to_act()[0]
+            v = view(st, seat)
+            aid = bots[seat].act(v).id
+            if len(v.legal) > 1:
+                obs.append(features(st, seat, ranker.rank(v)))
+                acts.append(aid)
+                rows.append((len(acts) - 1, seat))
+            st.apply(seat, aid)
+        assert st.result is not None
+        for _row, seat in rows:
+            rets.append(float(st.result.deltas[seat]))
+    return {
+        "obs": np.stack(obs) if obs else np.zeros((0, INPUTS), np.uint8),
+        "act": np.asarray(acts, np.int16),
+        "ret": np.asarray(rets, np.float32),
+    }
+
+
+def eval_job(job: tuple[dict[str, Any], str, int, int, RuleSet]) -> list[list[RoundOutcome]]:
+    """Duplicate deals ``index`` of ``learned`` (these weights) against ``opponent``."""
+    arrays, opponent, seed, index, rules = job
+    policy = Policy(arrays)
+    rng = random.Random(f"curve:{seed}:{index}")
+    dseed, dealer = rng.randrange(2**63), rng.randrange(3)
+    out: list[RoundOutcome] = []
+    for r, names in enumerate(seatings(["learned", opponent])):
+        brng = random.Random(f"curve-bots:{seed}:{index}:{r}")
+        bots = [
+            _bot(n, brng.randrange(2**31), rules, policy if n == "learned" else None) for n in names
+        ]
+        st = new_game(rules, seed=dseed, dealer=dealer, balances=(rules.starting_balance,) * 3)
+        while not st.over:
+            seat = st.to_act()[0]
+            st.apply(seat, bots[seat].act(view(st, seat)).id)
+        res = st.result
+        assert res is not None
+        huxi = res.win.huxi if res.win is not None else 0
+        out.append(RoundOutcome(index, r, names, res.deltas, res.winner, huxi))
+    return [out]
+
+
+def duplicate_eval(
+    arrays: dict[str, Any],
+    deals: int,
+    seed: int,
+    *,
+    opponent: str = "heuristic",
+    workers: int = 1,
+    backend: str = "process",
+) -> dict[str, Any]:
+    """Learned (``arrays``) against two ``opponent`` bots on the tuning deals of ``seed``."""
+    from ..parallel import map_jobs
+
+    jobs = [(arrays, opponent, seed, i, ARENA_RULES) for i in range(deals)]
+    results = [
+        deal for part in map_jobs(eval_job, jobs, backend=backend, workers=workers) for deal in part
+    ]
+    return summarize(["learned", opponent], results)

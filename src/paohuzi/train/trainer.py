@@ -1,0 +1,322 @@
+"""``paohuzi train``: distillation from a teacher bot, then policy-gradient fine-tuning.
+
+1. **Data**: the teacher (``heuristic`` by default) plays itself; each decision with
+   a choice is a row (the seat's encoded view, the teacher's action, the seat's
+   balance change at the end). Jobs run on :func:`paohuzi.parallel.map_jobs`.
+2. **Distillation**: a two-layer MLP learns the teacher's action (masked
+   cross-entropy) and the round's outcome (value head, mean squared error).
+3. **Fine-tuning**: the network plays one seat against two teachers, sampling its
+   actions; REINFORCE with the value head as baseline, plus a cross-entropy pull
+   towards the teacher's choice so it does not forget what it distilled.
+4. **Learning curve**: after each epoch and every few fine-tuning updates, the
+   greedy policy plays duplicate deals against ``heuristic`` in all six seatings
+   of the two on tuning deals (``curve:`` seeds, never the arena's); the score
+   difference against training time goes to ``curve.json`` and ``curve.png``.
+
+Everything follows from ``--seed`` (torch runs on one thread, deterministically).
+Outputs in ``--out``: ``checkpoint-*.pt`` (torch state), ``learned.npz`` (the
+numpy export the ``learned`` bot loads), ``curve.json``, ``curve.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from ..arena import ARENA_RULES
+from ..bots import make_bot
+from ..bots.heuristic import HeuristicBot
+from ..bots.learned import PRIOR_STEPS
+from ..core.actions import NUM_ACTIONS
+from ..core.engine import new_game
+from ..core.views import view
+from ..env.observation import FEATURES, bounds
+from ..parallel import map_jobs
+from .selfplay import INPUTS, PUBLIC, duplicate_eval, features, teacher_job
+
+__all__ = ["Net", "TrainConfig", "export", "train"]
+
+_LEGAL = next(f for f in FEATURES if f.name == "legal").start  # in the network's input too
+RETURN_SCALE = 20.0  # a round's balance change, divided by this, is the value target
+
+
+@dataclass(frozen=True, slots=True)
+class TrainConfig:
+    """What ``paohuzi train`` does; every field is a command-line option."""
+
+    out: str
+    seed: int = 0
+    teacher: str = "heuristic"
+    games: int = 3000
+    epochs: int = 6
+    batch: int = 256
+    lr: float = 1e-3
+    hidden: tuple[int, int] = (512, 256)
+    finetune_updates: int = 300
+    finetune_episodes: int = 32  # per update
+    finetune_lr: float = 1e-4
+    eval_deals: int = 30
+    eval_every: int = 10  # fine-tuning updates between curve points
+    workers: int = 2
+    backend: str = "process"
+
+
+class Net(nn.Module):
+    """MLP: scaled inputs -> two ReLU layers -> logits over action ids (plus α × prior), value."""
+
+    def __init__(self, hidden: tuple[int, int] = (512, 256)) -> None:
+        super().__init__()
+        self.scale: torch.Tensor
+        _low, high = bounds()
+        scale = np.concatenate(
+            [1.0 / np.maximum(high[:PUBLIC], 1.0), np.full(NUM_ACTIONS, 1.0 / PRIOR_STEPS)]
+        ).astype(np.float32)
+        self.register_buffer("scale", torch.from_numpy(scale))
+        self.l1 = nn.Linear(INPUTS, hidden[0])
+        self.l2 = nn.Linear(hidden[0], hidden[1])
+        self.pi = nn.Linear(hidden[1], NUM_ACTIONS)
+        self.v = nn.Linear(hidden[1], 1)
+        # The prior passes straight to the logits: the network starts as the heuristic.
+        self.alpha = nn.Parameter(torch.tensor(10.0))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        xs = x * self.scale
+        h = torch.relu(self.l1(xs))
+        h = torch.relu(self.l2(h))
+        return self.pi(h) + self.alpha * xs[:, PUBLIC:], self.v(h).squeeze(-1)
+
+
+def masked_logits(logits: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """Illegal actions (the encoding's ``legal`` block is 0) get a very low logit."""
+    legal = x[:, _LEGAL : _LEGAL + NUM_ACTIONS] > 0
+    return logits.masked_fill(~legal, -1e9)
+
+
+def export(net: Net) -> dict[str, np.ndarray[Any, Any]]:
+    """The weights as numpy arrays, in the layout :class:`paohuzi.bots.learned.Policy` reads."""
+    sd = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
+    return {
+        "w1": sd["l1.weight"].T.astype(np.float16),
+        "b1": sd["l1.bias"].astype(np.float16),
+        "w2": sd["l2.weight"].T.astype(np.float16),
+        "b2": sd["l2.bias"].astype(np.float16),
+        "wp": sd["pi.weight"].T.astype(np.float16),
+        "bp": sd["pi.bias"].astype(np.float16),
+        "wv": sd["v.weight"].T.astype(np.float16),
+        "bv": sd["v.bias"].astype(np.float16),
+        "scale": sd["scale"].astype(np.float32),
+        "alpha": np.asarray([sd["alpha"]], np.float32).reshape(1),
+    }
+
+
+def _data(cfg: TrainConfig) -> dict[str, np.ndarray[Any, Any]]:
+    per = 25
+    jobs = [(cfg.seed, s, min(per, cfg.games - s), cfg.teacher) for s in range(0, cfg.games, per)]
+    parts = list(map_jobs(teacher_job, jobs, backend=cfg.backend, workers=cfg.workers))
+    return {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "act", "ret")}
+
+
+class _Run:
+    """A training run's state: network, optimiser, clock, curve."""
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        self.cfg = cfg
+        self.out = Path(cfg.out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        torch.manual_seed(cfg.seed)
+        torch.set_num_threads(1)
+        torch.use_deterministic_algorithms(True)
+        self.net = Net(cfg.hidden)
+        self.t0 = time.perf_counter()
+        self.curve: list[dict[str, Any]] = []
+        self.points = 0
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def point(self, phase: str, step: int, extra: dict[str, Any]) -> None:
+        """Evaluate the greedy policy, save a checkpoint and the curve so far."""
+        arrays = export(self.net)
+        seconds = self.elapsed()
+        stats = duplicate_eval(
+            arrays,
+            self.cfg.eval_deals,
+            self.cfg.seed,
+            workers=self.cfg.workers,
+            backend=self.cfg.backend,
+        )
+        d = stats["diff"]
+        p = {
+            "phase": phase,
+            "step": step,
+            "seconds": round(seconds, 1),
+            "score_vs_heuristic": d["mean"],
+            "ci95": d["ci95"],
+            "deals": stats["deals"],
+            **extra,
+        }
+        self.curve.append(p)
+        name = f"checkpoint-{self.points:03d}"
+        torch.save(self.net.state_dict(), self.out / f"{name}.pt")
+        _save(self.out / f"{name}.npz", arrays)
+        _save(self.out / "learned.npz", arrays)
+        self.points += 1
+        (self.out / "curve.json").write_text(
+            json.dumps({"config": asdict(self.cfg), "curve": self.curve}, indent=1),
+            encoding="utf-8",
+        )
+        plot_curve(self.curve, self.out / "curve.png")
+        print(json.dumps(p), flush=True)
+
+    def distill(self, data: dict[str, np.ndarray[Any, Any]]) -> None:
+        cfg = self.cfg
+        x_all = torch.from_numpy(data["obs"])  # uint8: made float a batch at a time
+        a_all = torch.from_numpy(data["act"].astype(np.int64))
+        r_all = torch.from_numpy(data["ret"] / RETURN_SCALE)
+        n = len(a_all)
+        opt = torch.optim.AdamW(self.net.parameters(), lr=cfg.lr, weight_decay=1e-4)
+        gen = torch.Generator().manual_seed(cfg.seed)
+        for epoch in range(cfg.epochs):
+            perm = torch.randperm(n, generator=gen)
+            tot = acc = 0.0
+            for i in range(0, n, cfg.batch):
+                idx = perm[i : i + cfg.batch]
+                x, a, r = x_all[idx].float(), a_all[idx], r_all[idx]
+                logits, v = self.net(x)
+                logits = masked_logits(logits, x)
+                loss = nn.functional.cross_entropy(logits, a) + 0.5 * ((v - r) ** 2).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                tot += float(loss.detach()) * len(idx)
+                acc += float((logits.argmax(-1) == a).sum())
+            self.point("distill", epoch + 1, {"loss": round(tot / n, 4), "acc": round(acc / n, 4)})
+
+    def finetune(self) -> None:
+        cfg = self.cfg
+        opt = torch.optim.AdamW(self.net.parameters(), lr=cfg.finetune_lr, weight_decay=1e-4)
+        rng = random.Random(f"finetune:{cfg.seed}")
+        gen = torch.Generator().manual_seed(cfg.seed + 1)
+        update = 0
+        game = 0
+        teacher = make_bot(cfg.teacher, 0)
+        if hasattr(teacher, "rules"):
+            setattr(teacher, "rules", ARENA_RULES)  # noqa: B010 - optional attribute of some bots
+        ranker = HeuristicBot(None, ARENA_RULES)
+        while update < cfg.finetune_updates:
+            xs: list[np.ndarray[Any, Any]] = []
+            acts: list[int] = []
+            teach: list[int] = []
+            rets: list[float] = []
+            total = 0.0
+            for _ in range(cfg.finetune_episodes):
+                r, ep = self._episode(rng, gen, teacher, ranker, game)
+                game += 1
+                total += r
+                for x, a, t in ep:
+                    xs.append(x)
+                    acts.append(a)
+                    teach.append(t)
+                    rets.append(r / RETURN_SCALE)
+            if xs:
+                bx = torch.from_numpy(np.stack(xs))
+                ba = torch.tensor(acts)
+                bt = torch.tensor(teach)
+                ret = torch.tensor(rets)
+                logits, v = self.net(bx)
+                logp = torch.log_softmax(masked_logits(logits, bx), -1)
+                adv = (ret - v).detach()
+                pg = -(adv * logp.gather(1, ba[:, None]).squeeze(1)).mean()
+                loss = pg + 0.5 * ((v - ret) ** 2).mean() + 0.2 * nn.functional.nll_loss(logp, bt)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            update += 1
+            if update % cfg.eval_every == 0:
+                self.point(
+                    "finetune",
+                    update,
+                    {"episodes": game, "mean_return": round(total / cfg.finetune_episodes, 3)},
+                )
+        if update % cfg.eval_every:
+            self.point("finetune", update, {"episodes": game})
+
+    def _episode(
+        self, rng: random.Random, gen: torch.Generator, teacher: Any, ranker: Any, game: int
+    ) -> tuple[float, list[tuple[np.ndarray[Any, Any], int, int]]]:
+        """One round: the network (sampling) at one seat, the teacher at the others."""
+        st = new_game(ARENA_RULES, seed=rng.randrange(2**63), dealer=rng.randrange(3))
+        me = game % 3
+        rows: list[tuple[np.ndarray[Any, Any], int, int]] = []
+        while not st.over:
+            seat = st.to_act()[0]
+            v = view(st, seat)
+            if seat != me or len(v.legal) == 1:
+                st.apply(seat, teacher.act(v).id)
+                continue
+            ranked = ranker.rank(v)
+            x = features(st, seat, ranked).astype(np.float32)
+            xt = torch.from_numpy(x)[None]
+            with torch.no_grad():
+                logits, _v = self.net(xt)
+                probs = torch.softmax(masked_logits(logits, xt), -1)
+            aid = int(torch.multinomial(probs[0], 1, generator=gen))
+            rows.append((x, aid, ranked[0][1].id))
+            st.apply(seat, aid)
+        assert st.result is not None
+        return float(st.result.deltas[me]), rows
+
+
+def _save(path: Path, arrays: dict[str, np.ndarray[Any, Any]]) -> None:
+    np.savez_compressed(path, allow_pickle=False, **arrays)
+
+
+def plot_curve(curve: list[dict[str, Any]], path: Path) -> None:
+    """Score against the heuristic bot (95% CI) against training time, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
+    for phase, color in (("distill", "tab:blue"), ("finetune", "tab:orange")):
+        pts = [p for p in curve if p["phase"] == phase]
+        if not pts:
+            continue
+        t = [p["seconds"] / 60 for p in pts]
+        m = [p["score_vs_heuristic"] for p in pts]
+        lo = [p["ci95"][0] for p in pts]
+        hi = [p["ci95"][1] for p in pts]
+        ax.plot(t, m, "o-", color=color, label=phase)
+        ax.fill_between(t, lo, hi, color=color, alpha=0.2)
+    ax.axhline(0, color="gray", lw=0.8)
+    ax.set_xlabel("training time (minutes, data generation included)")
+    ax.set_ylabel("learned − heuristic, points per round")
+    deals = curve[-1]["deals"] if curve else 0
+    ax.set_title(f"learned vs heuristic, {deals} tuning deals × 6 seatings a point (95% CI)")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def train(cfg: TrainConfig) -> list[dict[str, Any]]:
+    """Run the whole recipe; returns the learning curve (also in ``cfg.out``)."""
+    run = _Run(cfg)
+    data = _data(cfg)
+    print(
+        json.dumps({"phase": "data", "rows": len(data["act"]), "seconds": round(run.elapsed(), 1)}),
+        flush=True,
+    )
+    run.distill(data)
+    if cfg.finetune_updates > 0:
+        run.finetune()
+    return run.curve

@@ -1,0 +1,557 @@
+// The browser client: routes (#/, #/room/CODE, #/watch/CODE, #/replay/ID, #/account),
+// screens, and one live game at a time.
+import { html, render, useEffect, useState } from "./vendor/htm-preact-standalone.js";
+import { api, session, ApiError } from "./api.js";
+import { Card, Group, glyphs } from "./cards.js";
+import { Game } from "./game.js";
+import { t, lang, setLang, errorWords } from "./i18n.js";
+import { Countdown, Table, eventWords, seatWord } from "./table.js";
+
+// ---------------------------------------------------------------- the store
+
+const S = {
+  route: parseRoute(),
+  toast: null,
+  game: null, // the live Game
+  room: null, // GET /rooms/{code}
+  log: [], // [{seq, text}]
+  selected: null,
+  hintOn: false,
+  hint: null,
+  settlement: null, // a finished round's 结算 shown over the table
+  settlementQueue: [],
+  fetching: 0,
+  summaryShown: false,
+  ledger: null,
+  flashKey: 0,
+};
+let scheduled = false;
+export function rerender() {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => {
+    scheduled = false;
+    render(html`<${App} />`, document.getElementById("app"));
+  });
+}
+
+function parseRoute() {
+  const h = location.hash.replace(/^#\/?/, "");
+  const [name, arg] = h.split("/");
+  return { name: name || "lobby", arg: arg || null };
+}
+window.addEventListener("hashchange", () => {
+  S.route = parseRoute();
+  leaveGameUnlessNeeded();
+  rerender();
+});
+const go = (path) => { location.hash = path; };
+
+function toast(text, kind = "error") {
+  S.toast = { text, kind, at: Date.now() };
+  rerender();
+  setTimeout(() => { if (S.toast && Date.now() - S.toast.at >= 3900) { S.toast = null; rerender(); } }, 4000);
+}
+function showError(e) {
+  if (e instanceof ApiError) {
+    if (e.code === "unauthenticated" && e.status === 401) { session.clear(); rerender(); }
+    toast(errorWords(e.code, e.code === "bad_login" || e.code === "network" ? "" : e.reason));
+  } else toast(String(e));
+}
+
+// ---------------------------------------------------------------- the live game
+
+function leaveGameUnlessNeeded() {
+  const r = S.route;
+  const code = r.name === "room" || r.name === "watch" ? r.arg : null;
+  if (S.game && (S.game.code !== code || S.game.spectate !== (r.name === "watch"))) {
+    S.game.close();
+    S.game = null;
+    S.log = [];
+    S.settlement = null;
+    S.settlementQueue = [];
+    S.summaryShown = false;
+    S.hint = null;
+  }
+}
+
+function names() {
+  return S.room ? S.room.seats.map((s) => (s ? s.nickname : null)) : [null, null, null];
+}
+
+function startGame(code, spectate) {
+  if (S.game) return;
+  S.game = new Game({
+    code,
+    token: session.token,
+    spectate,
+    onChange: (g) => {
+      if (g.snapshot && S.hintOn && (!S.hint || S.hint.version !== g.snapshot.version)) fetchHint();
+      rerender();
+    },
+    onEvent: (m, live) => {
+      const me = S.game ? seatOf() : null;
+      const text = eventWords(m.event, me, names());
+      if (text) S.log.push({ seq: m.seq, text });
+      if (S.log.length > 50) S.log.splice(0, S.log.length - 50);
+      if (live && (m.event.kind === "draw" || m.event.kind === "discard")) S.flashKey = m.seq;
+      if (live && m.event.kind === "settle") queueSettlement(m.round);
+      if (live) S.selected = null;
+    },
+    onError: (m) => toast(errorWords(m.code, m.reason)),
+    onVote: (m) => {
+      if (m.outcome === "refused") toast(t("dissolve_refused"), "info");
+      if (m.outcome === "expired") toast(t("dissolve_expired"), "info");
+    },
+  });
+}
+
+function seatOf() {
+  const g = S.game;
+  if (!g) return null;
+  if (g.snapshot) return g.snapshot.seat;
+  return g.waiting ? g.waiting.seat : null;
+}
+
+async function queueSettlement(round) {
+  const mid = S.game && S.game.snapshot && S.game.snapshot.match_id;
+  if (mid === undefined || mid === null) return;
+  S.fetching += 1; // the summary waits for the last 结算
+  try {
+    const r = await api("GET", `/matches/${mid}/rounds/${round}`);
+    if (S.settlement) S.settlementQueue.push(r); else S.settlement = r;
+  } catch (e) { showError(e); } finally {
+    S.fetching -= 1;
+    rerender();
+  }
+}
+
+let hintBusy = false;
+async function fetchHint() {
+  const g = S.game;
+  if (hintBusy || !g || !g.snapshot || g.spectate || g.over || g.snapshot.view.phase === "over") return;
+  hintBusy = true;
+  try {
+    S.hint = await api("GET", `/rooms/${S.game.code}/hint`);
+  } catch (e) {
+    S.hint = null;
+  } finally {
+    hintBusy = false;
+  }
+  rerender();
+  if (S.game && S.game.snapshot && S.hint && S.hint.version !== null && S.hint.version !== S.game.snapshot.version) fetchHint();
+}
+
+function act(id) {
+  if (!S.game) return;
+  S.selected = null;
+  S.game.act(id);
+}
+
+// Keyboard play with the terminal game's keys: ←→ pick, Enter discards, 1–9 claim, p passes.
+document.addEventListener("keydown", (e) => {
+  const g = S.game;
+  if (!g || !g.snapshot || g.spectate || e.target.closest("input, textarea, select")) return;
+  if (S.settlement) {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); nextSettlement(); }
+    return;
+  }
+  const legal = g.prompt ? g.prompt.legal : [];
+  const claims = legal.filter((a) => !a.text.startsWith("打:"));
+  const discards = legal.filter((a) => a.text.startsWith("打:"));
+  if (/^[1-9]$/.test(e.key) && claims[Number(e.key) - 1]) { act(claims[Number(e.key) - 1].id); return; }
+  if (e.key === "p") { const p = claims.find((a) => a.text === "过"); if (p) act(p.id); return; }
+  if (e.key === "t") { toggleHint(); return; }
+  if (!discards.length) return;
+  const buttons = [...document.querySelectorAll(".hand-card.can")];
+  if (!buttons.length) return;
+  let i = buttons.findIndex((b) => b.classList.contains("selected"));
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    e.preventDefault();
+    i = i < 0 ? 0 : (i + (e.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length;
+    buttons[i].focus();
+    S.selected = { k: Number(buttons[i].dataset.k), g: buttons[i].dataset.face };
+    rerender();
+  } else if (e.key === "Enter" && i >= 0) {
+    e.preventDefault();
+    const a = discards.find((d) => d.text === `打:${buttons[i].dataset.face}`);
+    if (a) act(a.id);
+  }
+});
+
+function toggleHint() {
+  S.hintOn = !S.hintOn;
+  if (S.hintOn) fetchHint();
+  rerender();
+}
+
+function nextSettlement() {
+  S.settlement = S.settlementQueue.shift() || null;
+  rerender();
+}
+
+// ---------------------------------------------------------------- screens
+
+function TopBar() {
+  const acct = session.account;
+  return html`<header class="topbar">
+    <a class="brand" href="#/" aria-label=${t("lobby")}>${t("brand")}</a>
+    <nav class="topnav">
+      ${acct && html`<a class="btn ghost" href="#/account" aria-label=${t("account")}>${acct.nickname} · ${t("balance")} ${acct.balance}</a>`}
+      <button class="btn ghost" aria-label=${t("lang_toggle_label")}
+        onClick=${() => { setLang(lang() === "en" ? "zh" : "en"); rerender(); }}>${t("lang_toggle")}</button>
+    </nav>
+  </header>`;
+}
+
+function Login() {
+  const [tab, setTab] = useState("guest");
+  const [busy, setBusy] = useState(false);
+  const submit = async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.target);
+    setBusy(true);
+    try {
+      let r;
+      if (tab === "guest") r = await api("POST", "/accounts/guest", { nickname: f.get("nickname") || "guest" });
+      else if (tab === "login") r = await api("POST", "/accounts/login", { username: f.get("username"), password: f.get("password") });
+      else r = await api("POST", "/accounts/register", { username: f.get("username"), password: f.get("password"), nickname: f.get("nickname") || null });
+      session.save(r.token, r.account);
+      rerender();
+    } catch (err) { showError(err); } finally { setBusy(false); }
+  };
+  return html`<main class="screen login">
+    <h1>${t("title")}</h1>
+    <div class="tabs" role="tablist">
+      ${["guest", "login", "register"].map((k) => html`<button role="tab" aria-selected=${tab === k ? "true" : "false"}
+          class=${`tab ${tab === k ? "on" : ""}`} onClick=${() => setTab(k)}>${t(k)}</button>`)}
+    </div>
+    <form class="card-form" onSubmit=${submit}>
+      ${tab !== "login" && html`<label>${t("nickname")}<input name="nickname" maxlength="64" autocomplete="nickname" required=${tab === "guest"} /></label>`}
+      ${tab !== "guest" && html`<label>${t("username")}<input name="username" maxlength="64" autocomplete="username" required /></label>
+        <label>${t("password")}<input name="password" type="password" maxlength="200" autocomplete=${tab === "login" ? "current-password" : "new-password"} required /></label>`}
+      <button class="btn primary" type="submit" disabled=${busy}>${tab === "guest" ? t("play_as_guest") : t(tab)}</button>
+    </form>
+  </main>`;
+}
+
+function Lobby() {
+  const [rooms, setRooms] = useState(null);
+  const load = () => api("GET", "/rooms").then(setRooms).catch(showError);
+  useEffect(() => {
+    load();
+    api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(showError);
+    const id = setInterval(load, 5000);
+    return () => clearInterval(id);
+  }, []);
+  const create = async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.target);
+    try {
+      const body = { rounds: Number(f.get("rounds")), public: f.get("public") === "on", rules: {} };
+      if (Number(f.get("time_limit"))) body.time_limit = Number(f.get("time_limit"));
+      const room = await api("POST", "/rooms", body);
+      await api("POST", `/rooms/${room.code}/join`, { seat: null });
+      if (f.get("bots") === "on") await api("POST", `/rooms/${room.code}/bots`, { seat: null, bot: f.get("bot") });
+      go(`/room/${room.code}`);
+    } catch (err) { showError(err); }
+  };
+  const joinCode = (e) => {
+    e.preventDefault();
+    const code = new FormData(e.target).get("code").trim();
+    if (code) go(`/room/${code}`);
+  };
+  return html`<main class="screen lobby">
+    <section class="panel">
+      <h2>${t("create_room")}</h2>
+      <form class="card-form" onSubmit=${create}>
+        <label>${t("rounds")}<select name="rounds">${[1, 2, 4, 8, 16].map((n) => html`<option value=${n} selected=${n === 8}>${n}</option>`)}</select></label>
+        <label>${t("time_limit")}<select name="time_limit">${[0, 15, 30, 60].map((n) => html`<option value=${n} selected=${n === 0}>${n ? n : t("no_limit")}</option>`)}</select></label>
+        <label class="check"><input type="checkbox" name="public" checked />${t("public")}</label>
+        <label class="check"><input type="checkbox" name="bots" />${t("fill_bots")}</label>
+        <label>${t("bot_kind")}<select name="bot"><option value="heuristic">${t("heuristic")}</option><option value="random">${t("random")}</option></select></label>
+        <button class="btn primary" type="submit">${t("create")}</button>
+      </form>
+    </section>
+    <section class="panel">
+      <h2>${t("join_by_code")}</h2>
+      <form class="row-form" onSubmit=${joinCode}>
+        <input name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" placeholder=${t("room_code")} aria-label=${t("room_code")} required />
+        <button class="btn primary" type="submit">${t("join")}</button>
+      </form>
+    </section>
+    <section class="panel">
+      <h2>${t("public_rooms")} <button class="btn ghost small" onClick=${load}>${t("refresh")}</button></h2>
+      ${rooms === null ? html`<p>${t("loading")}</p>` : rooms.length === 0 ? html`<p class="muted">${t("no_rooms")}</p>`
+        : html`<ul class="rooms">${rooms.map((r) => html`<li class="room-row" key=${r.code} data-code=${r.code}>
+          <span class="code">${r.code}</span>
+          <span>${t("seats_taken", { n: r.seats.filter(Boolean).length })} · ${t("rounds")} ${r.rounds}</span>
+          <span class="grow"></span>
+          <a class="btn" href=${`#/room/${r.code}`}>${t("join")}</a>
+          <a class="btn ghost" href=${`#/watch/${r.code}`}>${t("watch")}</a>
+        </li>`)}</ul>`}
+    </section>
+    <p class="foot"><button class="btn ghost small" onClick=${() => { api("POST", "/accounts/logout").catch(() => {}); session.clear(); rerender(); }}>${t("logout")}</button></p>
+  </main>`;
+}
+
+function WaitingRoom({ room }) {
+  const me = session.account;
+  const seated = room.seats.some((s) => s && s.account_id === me.id);
+  const host = room.host_id === me.id;
+  const full = room.seats.every(Boolean);
+  const link = `${location.origin}/#/room/${room.code}`;
+  const call = async (method, path, body) => {
+    try { S.room = await api(method, path, body).then((r) => r.room || r); rerender(); } catch (e) { showError(e); }
+  };
+  return html`<main class="screen room">
+    <h2>${t("room", { code: room.code })}</h2>
+    <div class="invite"><span>${t("invite")}</span><input readonly value=${link} aria-label=${t("invite")} />
+      <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(link).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
+    <ol class="seats">${room.seats.map((s, i) => html`<li class="seat-row" data-seat=${i}>
+      <span class="seat-no">${t("seat_n", { n: i })}</span>
+      ${s ? html`<span class="grow">${s.nickname}${s.bot ? ` (${t("bot")})` : ""}${s.account_id === room.host_id ? ` · ${t("host")}` : ""}</span>`
+        : html`<span class="grow muted">${t("empty_seat")}</span>
+          ${!seated && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/join`, { seat: i })}>${t("take_seat")}</button>`}
+          ${host && html`<button class="btn ghost" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: i, bot: "heuristic" })}>${t("add_bot")}</button>`}`}
+    </li>`)}</ol>
+    <div class="actions">
+      ${host && !full && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: null, bot: "heuristic" })}>${t("add_bots")}</button>`}
+      ${host && html`<button class="btn primary" disabled=${!full} onClick=${() => call("POST", `/rooms/${room.code}/start`)}>${t("start")}</button>`}
+      ${seated && html`<button class="btn ghost" onClick=${async () => { await call("POST", `/rooms/${room.code}/leave`); go("/"); }}>${t("leave")}</button>`}
+      ${!seated && html`<a class="btn ghost" href=${`#/watch/${room.code}`}>${t("watch")}</a>`}
+    </div>
+    ${seated && !host && html`<p class="muted">${t("waiting_start")}</p>`}
+  </main>`;
+}
+
+function Settlement({ r, me, nm, onNext, final }) {
+  const w = r.win;
+  const how = w && w.how ? `（${w.how}）` : "";
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("settlement")}>
+    <div class="sheet settlement">
+      <h2>${t("settlement")} · ${t("round_of", { i: r.round + 1, n: S.room ? S.room.rounds : "?" })}</h2>
+      <p class="verdict">${r.winner === null ? t("huangzhuang") : t("winner_is", { who: seatWord(r.winner, me, nm) })}</p>
+      ${w && html`<div class="win">
+        <p>${t("win_card", { card: "", how })}<${Card} g=${w.card} size="mid" />${w.self_drawn ? ` ${t("zimo")}` : ""}${w.last_card ? " 海底" : ""}</p>
+        <h3>${t("groups_huxi")}</h3>
+        <div class="win-groups">${w.groups.map((g) => html`<div class="win-group"><${Group} text=${g.text} size="mid" /><span class="gx">${g.huxi}</span></div>`)}</div>
+        <p>${t("total_huxi", { n: w.huxi })} → ${w.tun} ${t("tun")}</p>
+        <p>${t("mingtang")}：${w.mingtang.length ? w.mingtang.map(([k, v]) => `${k} ${v} ${t("fan")}`).join("，") : t("no_mingtang")}</p>
+        <p class="formula">${t("formula", { tun: w.tun, fan: w.fan, score: w.score })}</p>
+      </div>`}
+      <table class="deltas"><thead><tr><th></th><th>${t("before")}</th><th>${t("change")}</th><th>${t("after")}</th></tr></thead>
+        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}${r.dealer === s ? ` (${t("dealer")})` : ""}</th>
+          <td>${r.balances_before[s]}</td><td class=${r.deltas[s] > 0 ? "plus" : r.deltas[s] < 0 ? "minus" : ""}>${r.deltas[s] > 0 ? "+" : ""}${r.deltas[s]}</td><td>${r.balances[s]}</td></tr>`)}</tbody></table>
+      <details><summary>${t("hands_revealed")}</summary>
+        ${[0, 1, 2].map((s) => html`<div class="reveal"><b>${seatWord(s, me, nm)}</b>
+          <span class="reveal-groups">${r.tables[s].map((g) => html`<${Group} text=${g} />`)}</span>
+          <span>${glyphs(r.hands[s]).map((g) => html`<${Card} g=${g} size="mini" />`)}</span></div>`)}
+      </details>
+      <button class="btn primary" onClick=${onNext} autofocus>${final ? t("match_over") : t("next_round")}</button>
+    </div>
+  </div>`;
+}
+
+function Vote({ d, me, nm, onVote }) {
+  const mine = me !== null && me !== undefined ? d.votes[me] : true;
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("dissolve")}>
+    <div class="sheet vote">
+      <h2>${t("dissolve_ask", { who: seatWord(d.proposer, me, nm) })}</h2>
+      <ul class="votes">${d.votes.map((v, s) => html`<li data-seat=${s}>${seatWord(s, me, nm)}：
+        ${v === null ? t("vote_waiting") : v ? t("vote_yes") : t("vote_no")}</li>`)}</ul>
+      <p><${Countdown} deadline=${d.until} /></p>
+      ${mine === null && html`<div class="actions">
+        <button class="btn primary" onClick=${() => onVote(true)}>${t("agree")}</button>
+        <button class="btn" onClick=${() => onVote(false)}>${t("refuse")}</button></div>`}
+    </div>
+  </div>`;
+}
+
+function Summary({ over, me, nm }) {
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("match_over")}>
+    <div class="sheet summary">
+      <h2>${t("match_over")}</h2>
+      ${over.dissolved && html`<p class="verdict">${t("dissolved")}</p>`}
+      <table class="deltas"><thead><tr><th></th><th>${t("total")}</th><th>${t("balance")}</th></tr></thead>
+        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}</th>
+          <td class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table>
+      <div class="actions">
+        <a class="btn" href=${`#/replay/${over.match_id}`}>${t("replay")}</a>
+        <a class="btn primary" href="#/">${t("to_lobby")}</a>
+      </div>
+    </div>
+  </div>`;
+}
+
+function TableScreen({ spectate }) {
+  const g = S.game;
+  const snap = g.snapshot;
+  const me = snap.seat;
+  const nm = names();
+  const maxCols = Math.max(6, Math.floor((Math.min(window.innerWidth, 1100) - 16) / 47));
+  const rounds = S.room ? S.room.rounds : "?";
+  const mine = g.seats && me !== null ? g.seats.find((x) => x.seat === me) : null;
+  const header = html`<div class="table-head">
+    <span>${t("room", { code: g.code })}</span>
+    <span data-round>${t("round_of", { i: snap.round + 1, n: rounds })}</span>
+    ${spectate && html`<span class="badge">${t("spectating")}</span>`}
+    <span class="grow"></span>
+    ${!spectate && html`<button class=${`btn small ${S.hintOn ? "on" : ""}`} aria-pressed=${S.hintOn ? "true" : "false"}
+        aria-label=${t("hint_label")} aria-keyshortcuts="t" onClick=${toggleHint}>${t("hint")}</button>`}
+    ${!spectate && g.seats && html`<button class=${`btn small ${mine && mine.tuoguan ? "on" : ""}`} data-tuoguan
+        aria-pressed=${mine && mine.tuoguan ? "true" : "false"} onClick=${() => g.tuoguan(!(mine && mine.tuoguan))}>
+        ${mine && mine.tuoguan ? t("tuoguan_off") : t("tuoguan")}</button>`}
+    ${!spectate && g.seats && !g.over && html`<button class="btn small" data-dissolve disabled=${!!g.dissolve}
+        onClick=${() => g.vote(true)}>${t("dissolve")}</button>`}
+  </div>`;
+  const showSummary = g.over && !S.settlement && !S.fetching;
+  return html`<main class="screen play">
+    ${!g.connected && !g.over && html`<div class="banner" role="alert">${t("disconnected")}</div>`}
+    <${Table} v=${snap.view} me=${me} names=${nm} legal=${snap.legal} onAct=${spectate ? null : act}
+      pending=${g.busy} log=${S.log} hint=${S.hint} showHint=${S.hintOn && !spectate}
+      selected=${S.selected} onSelect=${(s) => { S.selected = s; rerender(); }} flashKey=${S.flashKey}
+      maxCols=${maxCols} header=${header} seats=${g.seats} deadline=${g.deadline} />
+    ${g.dissolve && !g.over && html`<${Vote} d=${g.dissolve} me=${me} nm=${nm} onVote=${(a) => g.vote(a)} />`}
+    ${S.settlement && html`<${Settlement} r=${S.settlement} me=${me} nm=${nm} onNext=${nextSettlement} final=${!!g.over && !S.settlementQueue.length} />`}
+    ${showSummary && html`<${Summary} over=${g.over} me=${me} nm=${nm} />`}
+  </main>`;
+}
+
+function RoomScreen({ code, spectate }) {
+  const [err, setErr] = useState(null);
+  useEffect(() => {
+    S.room = null;
+    let stop = false;
+    const poll = async () => {
+      try {
+        S.room = await api("GET", `/rooms/${code}`);
+        setErr(null);
+        rerender();
+      } catch (e) { setErr(e); }
+      if (!stop && (!S.room || S.room.status === "open")) setTimeout(poll, 1500);
+    };
+    poll();
+    return () => { stop = true; };
+  }, [code]);
+  if (err) return html`<main class="screen"><p class="error">${errorWords(err.code, err.reason)}</p><a class="btn" href="#/">${t("to_lobby")}</a></main>`;
+  const room = S.room;
+  if (!room || room.code !== code) return html`<main class="screen"><p>${t("loading")}</p></main>`;
+  const me = session.account;
+  const seated = room.seats.some((s) => s && s.account_id === me.id);
+  if ((seated && !spectate) || (spectate && room.status !== "open")) startGame(code, spectate);
+  const g = S.game;
+  if (g && g.snapshot) return html`<${TableScreen} spectate=${spectate} />`;
+  if (room.status === "finished" && room.match_id !== null && (!g || !g.snapshot)) {
+    return html`<main class="screen"><p>${t("match_over")}</p>
+      <a class="btn" href=${`#/replay/${room.match_id}`}>${t("replay")}</a> <a class="btn" href="#/">${t("to_lobby")}</a></main>`;
+  }
+  if (room.status === "open") return html`<${WaitingRoom} room=${room} />`;
+  if (!seated && !spectate) return html`<main class="screen"><p>${errorWords("room_started")}</p>
+    <a class="btn" href=${`#/watch/${code}`}>${t("watch")}</a></main>`;
+  return html`<main class="screen"><p>${t("loading")}</p></main>`;
+}
+
+function Replay({ id }) {
+  const [seat, setSeat] = useState(null);
+  const [rnd, setRnd] = useState(0);
+  const [data, setData] = useState(null);
+  const [step, setStep] = useState(0);
+  useEffect(() => {
+    api("GET", `/matches/${id}/replay/${rnd}${seat === null ? "" : `?seat=${seat}`}`)
+      .then((d) => { setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); }).catch(showError);
+  }, [id, rnd, seat]);
+  useEffect(() => {
+    const key = (e) => {
+      if (!data || e.target.closest("input, select")) return;
+      const n = data.steps.length - 1;
+      if (e.key === "ArrowRight") setStep((s) => Math.min(n, s + 1));
+      else if (e.key === "ArrowLeft") setStep((s) => Math.max(0, s - 1));
+      else if (e.key === "Home") setStep(0);
+      else if (e.key === "End") setStep(n);
+    };
+    document.addEventListener("keydown", key);
+    return () => document.removeEventListener("keydown", key);
+  }, [data]);
+  if (!data) return html`<main class="screen"><p>${t("loading")}</p></main>`;
+  const n = data.steps.length - 1;
+  const st = data.steps[Math.min(step, n)];
+  const log = [];
+  data.steps.slice(Math.max(0, step - 3), step + 1).forEach((s, i) => s.events.forEach((ev, j) => {
+    const text = eventWords(ev, seat, null);
+    if (text) log.push({ seq: i * 100 + j, text });
+  }));
+  const header = html`<div class="replay-bar">
+    <label>${t("round_sel")} <select aria-label=${t("round_sel")} onChange=${(e) => { setRnd(Number(e.target.value)); setStep(0); }}>
+      ${Array.from({ length: data.rounds }, (_, i) => html`<option value=${i} selected=${i === rnd}>${i + 1}</option>`)}</select></label>
+    <label>${t("view_as")} <select aria-label=${t("view_as")} onChange=${(e) => setSeat(e.target.value === "" ? null : Number(e.target.value))}>
+      <option value="" selected=${seat === null}>${t("spectator")}</option>
+      ${[0, 1, 2].map((s) => html`<option value=${s} selected=${seat === s}>${t("seat_n", { n: s })}</option>`)}</select></label>
+    <span class="grow" data-step>${t("step", { i: step, n })}</span>
+    <div class="stepper">
+      <button class="btn small" aria-label=${t("first")} onClick=${() => setStep(0)}>«</button>
+      <button class="btn small" aria-label=${t("prev")} onClick=${() => setStep(Math.max(0, step - 1))}>‹</button>
+      <input type="range" min="0" max=${n} value=${step} aria-label=${t("step", { i: step, n })} onInput=${(e) => setStep(Number(e.target.value))} />
+      <button class="btn small" aria-label=${t("next")} onClick=${() => setStep(Math.min(n, step + 1))}>›</button>
+      <button class="btn small" aria-label=${t("last")} onClick=${() => setStep(n)}>»</button>
+    </div>
+  </div>`;
+  return html`<main class="screen play replay">
+    <h2>${t("replay_of", { id })}</h2>
+    <${Table} v=${st.view} me=${seat} names=${null} log=${log} header=${header}
+      maxCols=${Math.max(6, Math.floor((Math.min(window.innerWidth, 1100) - 16) / 47))} />
+    ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat} nm=${null} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} />`}
+  </main>`;
+}
+
+function Account() {
+  const [me, setMe] = useState(null);
+  const [matches, setMatches] = useState([]);
+  const [ledger, setLedger] = useState([]);
+  useEffect(() => {
+    api("GET", "/accounts/me").then((a) => { setMe(a); session.setAccount(a); }).catch(showError);
+    api("GET", "/accounts/me/matches").then(setMatches).catch(showError);
+    api("GET", "/accounts/me/ledger").then(setLedger).catch(showError);
+  }, []);
+  if (!me) return html`<main class="screen"><p>${t("loading")}</p></main>`;
+  return html`<main class="screen account">
+    <h2>${t("my_account")}</h2>
+    <p class="big-balance">${me.nickname} · ${t("balance")} <b data-balance>${me.balance}</b></p>
+    <section class="panel"><h3>${t("history")}</h3>
+      ${matches.length === 0 ? html`<p class="muted">${t("no_matches")}</p>` : html`<ul class="rooms">
+        ${matches.map((m) => html`<li class="room-row" key=${m.match_id}>
+          <span>${t("match_n", { id: m.match_id })}</span><span class="muted">${t("room", { code: m.room })}</span>
+          <span>${t(`status_${m.status}`)}</span>
+          <span class=${m.net > 0 ? "plus" : m.net < 0 ? "minus" : ""}>${t("net")} ${m.net > 0 ? "+" : ""}${m.net}</span>
+          <span class="grow"></span>
+          ${m.status === "finished" ? html`<a class="btn small" href=${`#/replay/${m.match_id}`}>${t("replay")}</a>`
+            : html`<a class="btn small" href=${`#/room/${m.room}`}>${t("join")}</a>`}
+        </li>`)}</ul>`}
+    </section>
+    <section class="panel"><h3>${t("ledger")}</h3>
+      <table class="ledger"><tbody>${ledger.slice().reverse().slice(0, 50).map((r) => html`<tr>
+        <td>${t(`reason_${r.reason}`)}${r.match_id ? ` · ${t("match_n", { id: r.match_id })}` : ""}${r.round !== null ? ` · ${r.round + 1}` : ""}</td>
+        <td class=${r.delta > 0 ? "plus" : r.delta < 0 ? "minus" : ""}>${r.delta > 0 ? "+" : ""}${r.delta}</td><td>${r.balance_after}</td></tr>`)}</tbody></table>
+    </section>
+    <a class="btn" href="#/">${t("to_lobby")}</a>
+  </main>`;
+}
+
+function App() {
+  const r = S.route;
+  let body;
+  if (r.name === "replay" && r.arg) body = html`<${Replay} id=${r.arg} key=${r.arg} />`;
+  else if (!session.token) body = html`<${Login} />`;
+  else if (r.name === "room" && r.arg) body = html`<${RoomScreen} code=${r.arg} key=${`r${r.arg}`} spectate=${false} />`;
+  else if (r.name === "watch" && r.arg) body = html`<${RoomScreen} code=${r.arg} key=${`w${r.arg}`} spectate=${true} />`;
+  else if (r.name === "account") body = html`<${Account} />`;
+  else body = html`<${Lobby} />`;
+  return html`<${TopBar} />${body}
+    ${S.toast && html`<div class=${`toast ${S.toast.kind}`} role="alert" onClick=${() => { S.toast = null; rerender(); }}>${S.toast.text}</div>`}`;
+}
+
+setLang(lang());
+window.addEventListener("resize", rerender);
+render(html`<${App} />`, document.getElementById("app"));
+requestAnimationFrame(() => performance.mark("phz-first-screen")); // the first screen is drawn
+window.__phz = S; // for tests and the curious

@@ -1,0 +1,75 @@
+"""The learned bot: shipped weights, legal and deterministic play, fast, numpy only."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paohuzi.bots import make_bot
+from paohuzi.bots.learned import DEFAULT_WEIGHTS, LearnedBot, Policy
+from paohuzi.env import OBS_SIZE
+
+from .conftest import decision_views
+
+
+def test_weights_are_shipped_and_small() -> None:
+    assert DEFAULT_WEIGHTS.is_file()
+    assert DEFAULT_WEIGHTS.stat().st_size < 4_000_000  # a few MB at most
+    p = Policy.load()
+    assert p.inputs == OBS_SIZE - 3 + 317  # the encoding without the balances, the prior
+
+
+def test_plays_legal_moves_deterministically_and_fast() -> None:
+    a, b = make_bot("learned", 1), make_bot("learned", 2)
+    times = []
+    for _state, v in decision_views(12, seed=31):
+        t0 = time.process_time()  # CPU time: the machine is shared, its wall clock is not ours
+        act = a.act(v)
+        times.append(time.process_time() - t0)
+        assert act in v.legal
+        assert b.act(v) == act  # the seed changes nothing: the policy is greedy
+    times.sort()
+    assert len(times) > 100
+    assert times[int(0.95 * len(times))] < 0.010  # p95 under 10 ms
+
+
+def test_takes_the_obvious_win() -> None:
+    for _state, v in decision_views(40, seed=5):
+        if any(a.kind.name == "HU" for a in v.legal):
+            assert make_bot("learned").act(v).kind.name == "HU"
+            return
+    pytest.skip("no 胡 offered in these rounds")
+
+
+def test_bad_weights_are_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"cannot read policy weights .*missing\.npz"):
+        Policy.load(tmp_path / "missing.npz")
+    np.savez(tmp_path / "half.npz", w1=np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="lack b1"):
+        Policy.load(tmp_path / "half.npz")
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not a zip", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bad\.npz"):
+        LearnedBot(0, Policy.load(bad))
+
+
+def test_seated_without_torch_or_pettingzoo() -> None:
+    """Inference runs on numpy alone: a round with torch and PettingZoo unimportable."""
+    code = (
+        "import sys\n"
+        "for m in ('torch', 'pettingzoo', 'gymnasium', 'matplotlib', 'ray'):\n"
+        "    sys.modules[m] = None\n"
+        "from paohuzi.arena import run_arena\n"
+        "s = run_arena(['learned', 'heuristic', 'random'], 1, seed=1)\n"
+        "print(s['rounds'])\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "3"

@@ -1,0 +1,202 @@
+"""Races at one table: simultaneous claims resolve by RULES.md §5–§6 priority whatever the
+order they arrive in; an intent racing its timeout is applied once; a retried intent once;
+bots think off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from paohuzi.core.actions import HU_ID, PASS_ID, PENG_ID, ActionKind
+from paohuzi.core.state import Phase, State
+from paohuzi.server.limits import PlaySettings
+
+from .harness import Seat, act, find_window, make_table, stored
+
+
+def _peng_vs_chi(st: State, acting: tuple[int, ...]) -> tuple[int, int] | None:
+    kinds = {s: {a.kind for a in st.legal_moves(s)} for s in acting}
+    for a in acting:
+        for b in acting:
+            if (a != b and ActionKind.PENG in kinds[a] and ActionKind.CHI in kinds[b]
+                    and not kinds[b] & {ActionKind.PENG, ActionKind.HU}
+                    and ActionKind.HU not in kinds[a]):  # fmt: skip
+                return a, b
+    return None
+
+
+def _hu_vs_peng(st: State, acting: tuple[int, ...]) -> tuple[int, int] | None:
+    kinds = {s: {a.kind for a in st.legal_moves(s)} for s in acting}
+    for a in acting:
+        for b in acting:
+            hu, peng = ActionKind.HU, ActionKind.PENG
+            if a != b and hu in kinds[a] and peng in kinds[b] and hu not in kinds[b]:
+                return a, b
+    return None
+
+
+async def _at_window(tmp: Path, found: tuple[int, list[tuple[int, int]], int, int]) -> tuple:
+    seed, prefix, a, b = found
+    table = await make_table(tmp, seed)
+    seats = [Seat(s) for s in range(3)]
+    for i, (s, aid) in enumerate(prefix):
+        assert (await act(table, seats[s], aid, f"pre{i}"))["type"] == "ack"
+    return table, seats, a, b
+
+
+@pytest.mark.parametrize("high_first", [True, False])
+async def test_peng_beats_chi_whichever_arrives_first(tmp_path: Path, high_first: bool) -> None:
+    found = find_window(range(0, 200), _peng_vs_chi)
+    table, seats, a, b = await _at_window(tmp_path, found)
+    st = table.state
+    others = [s for s in st.to_act() if s not in (a, b)]
+    chi = next(m.id for m in st.legal_moves(b) if m.kind is ActionKind.CHI)
+    before = [len(t) for t in st.tables]
+    v = table.version
+    high = table.intent(seats[a].conn, PENG_ID, v, "peng")
+    low = table.intent(seats[b].conn, chi, v, "chi")
+    got = await asyncio.gather(*((high, low) if high_first else (low, high)),
+                               return_exceptions=True)  # fmt: skip
+    _refused_only_if_overtaken(got, high_first)
+    for s in others:  # any third eligible seat passes
+        if s in table.state.to_act():
+            await table.intent(seats[s].conn, PASS_ID, table.version, "pass")
+    st = table.state
+    assert st.phase is not Phase.CLAIM
+    assert [len(t) for t in st.tables] == [n + (s == a) for s, n in enumerate(before)]
+    assert st.tables[a][-1].group.kind.value == "碰"
+    assert st.to_act() == (a,)  # the 碰 seat discards next
+    acks = {m["client_id"] for m in seats[a].drain() + seats[b].drain() if m["type"] == "ack"}
+    assert "peng" in acks and ("chi" in acks) == (not high_first)
+    log = [(s, x) for s, x, _ in await stored(table)]
+    assert (a, PENG_ID) in log[len(found[1]) :]
+
+
+def _refused_only_if_overtaken(got: list[object], high_first: bool) -> None:
+    """The higher claim is always taken; the lower one, sent after the higher claim
+    settled the window, is refused (stale / not your turn), never applied."""
+    high, low = got if high_first else got[::-1]
+    assert high is None, high
+    if high_first:
+        assert getattr(low, "code", None) in ("stale", "not_your_turn"), low
+    else:
+        assert low is None, low
+
+
+@pytest.mark.parametrize("high_first", [True, False])
+async def test_hu_beats_peng_whichever_arrives_first(tmp_path: Path, high_first: bool) -> None:
+    found = find_window(range(400, 700), _hu_vs_peng)
+    table, seats, a, b = await _at_window(tmp_path, found)
+    st = table.state
+    others = [s for s in st.to_act() if s not in (a, b)]
+    v = table.version
+    high = table.intent(seats[a].conn, HU_ID, v, "hu")
+    low = table.intent(seats[b].conn, PENG_ID, v, "peng")
+    got = await asyncio.gather(*((high, low) if high_first else (low, high)),
+                               return_exceptions=True)  # fmt: skip
+    high_res, low_res = got if high_first else got[::-1]
+    assert high_res is None, high_res
+    assert low_res is None or getattr(low_res, "code", None) in (
+        "stale", "not_your_turn", "match_over")  # fmt: skip
+    for s in others:
+        if not table.ended:
+            await table.intent(seats[s].conn, PASS_ID, table.version, "pass")
+    assert table.ended  # a one-round match: the 胡 ended it
+    last = table.match.finished[-1]
+    assert last.result is not None and last.result.winner == a
+    assert sum(last.result.deltas) == 0
+
+
+async def test_retried_intent_at_the_same_moment_is_applied_once(tmp_path: Path) -> None:
+    table = await make_table(tmp_path, 5)
+    actor = table.state.to_act()[0]
+    seat = Seat(actor)
+    aid = table.state.legal_actions(actor)[0]
+    await asyncio.gather(*(table.intent(seat.conn, aid, 0, "same") for _ in range(3)))
+    acks = [m for m in seat.drain() if m["type"] == "ack"]
+    assert [m["duplicate"] for m in acks] == [False, True, True]
+    assert {m["decision"] for m in acks} == {1}
+    assert len(await stored(table)) == table.version == 1
+
+
+async def test_an_intent_racing_its_timeout_is_applied_at_most_once(tmp_path: Path) -> None:
+    limit = 0.05
+    table = await make_table(tmp_path, 9, time_limit=limit)
+    seats = [Seat(s) for s in range(3)]
+    table.launch()
+    outcomes = {"ack": 0, "late": 0}
+    try:
+        for trial in range(24):
+            # Wait for a seat to be due (its clock running), then answer near the deadline.
+            while True:
+                st = table.state
+                due = [s for s in st.to_act() if table.deadline[s] is not None]
+                if table.ended or due:
+                    break
+                await asyncio.sleep(0.002)
+            if table.ended:
+                break
+            s = due[0]
+            since, deadline = table.seen[s].since, table.deadline[s]
+            assert deadline is not None
+            await asyncio.sleep(max(0.0, deadline - time.time() + (trial % 6 - 3) * 0.004))
+            if table.seen[s].since != since:
+                outcomes["late"] += 1  # the timeout came first; the intent would be stale
+                continue
+            aid = table.state.legal_actions(s)[0]
+            version = table.version
+            try:
+                await table.intent(seats[s].conn, aid, version, f"t{trial}")
+                outcomes["ack"] += 1
+            except Exception as e:  # the timeout won the lock (and maybe ended the round)
+                assert getattr(e, "code", None) in ("stale", "not_your_turn", "match_over"), e
+                outcomes["late"] += 1
+        rows = await stored(table)
+        # The log and the table agree, with no gap and nothing applied twice.
+        assert [(s, x) for s, x, _ in rows] == [(s, x) for _, s, x in table.decisions]
+        print("intent vs timeout:", outcomes)
+        # Every client id appears at most once, and each acked one is in the log once.
+        ids = [c for _, _, c in rows if c is not None and c.startswith("t")]
+        assert len(ids) == len(set(ids)) == outcomes["ack"]
+        assert outcomes["ack"] > 0 and outcomes["late"] > 0  # both sides of the race ran
+    finally:
+        await table.stop()
+
+
+class _SlowBot:
+    """A bot that thinks for 0.2 s without giving the event loop back (like a search)."""
+
+    name = "slow"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, v):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        time.sleep(0.2)
+        return v.legal[0]
+
+
+async def test_bots_think_off_the_event_loop(tmp_path: Path) -> None:
+    table = await make_table(tmp_path, 3, bots=("heuristic", "heuristic", "heuristic"),
+                             settings=PlaySettings(grace=30))  # fmt: skip
+    slow = _SlowBot()
+    table.bots = {s: slow for s in range(3)}
+    gaps: list[float] = []
+    table.launch()
+    try:
+        last = time.perf_counter()
+        end = last + 0.7
+        while time.perf_counter() < end:
+            await asyncio.sleep(0.01)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+        assert slow.calls >= 2  # the bots were playing all along
+        assert table.version >= 2
+        assert max(gaps) < 0.15, max(gaps)  # a 0.2 s think never stalled the loop
+    finally:
+        await table.stop()

@@ -1,0 +1,131 @@
+"""``paohuzi train``: a tiny run writes its outputs, is reproducible, and exports faithfully."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("matplotlib")
+
+from paohuzi.bots.heuristic import HeuristicBot  # noqa: E402
+from paohuzi.bots.learned import LearnedBot, Policy  # noqa: E402
+from paohuzi.cli.errors import run  # noqa: E402
+from paohuzi.core.engine import new_game  # noqa: E402
+from paohuzi.core.views import view  # noqa: E402
+from paohuzi.train.selfplay import INPUTS, PUBLIC, features, teacher_job  # noqa: E402
+from paohuzi.train.trainer import Net, export  # noqa: E402
+
+TINY = ["--games", "12", "--epochs", "1", "--updates", "2", "--episodes", "2"]
+TINY += ["--eval-deals", "1", "--eval-every", "1", "--workers", "1"]
+
+
+def _readme_command() -> list[str]:
+    """The README's marked training command, as arguments of ``paohuzi``."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- train-command -->\n```sh\n(.*?)\n```", readme, re.S)
+    assert m, "README has no <!-- train-command --> block"
+    words = shlex.split(m.group(1).split("#")[0])
+    assert words[:2] == [".venv/bin/paohuzi", "train"]
+    return words[1:]
+
+
+def _train(out: Path, seed: int = 3) -> int:
+    """The README's command in a tiny form: its sizes shrunk, its seed and --out replaced."""
+    args = _readme_command()
+    sizes = dict(zip(TINY[::2], TINY[1::2], strict=True))
+    sizes |= {"--out": str(out), "--seed": str(seed)}
+    assert set(sizes) <= set(args), f"the README's command lacks {set(sizes) - set(args)}"
+    for i, w in enumerate(args[:-1]):
+        if w in sizes:
+            args[i + 1] = sizes[w]
+    return run(args)
+
+
+def test_the_readmes_command_writes_checkpoints_curve_and_weights_and_repeats_itself(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _train(tmp_path / "a") == 0
+    out = capsys.readouterr().out
+    assert "done: learned - heuristic" in out
+    a = tmp_path / "a"
+    curve = json.loads((a / "curve.json").read_text(encoding="utf-8"))
+    phases = [p["phase"] for p in curve["curve"]]
+    assert phases == ["distill", "finetune", "finetune"]
+    assert curve["config"]["seed"] == 3 and curve["config"]["games"] == 12
+    first = curve["curve"][0]
+    assert 0 < first["acc"] <= 1 and first["loss"] > 0 and first["deals"] == 1
+    lo, hi = first["ci95"]
+    assert lo <= first["score_vs_heuristic"] <= hi
+    assert (a / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(p.name for p in a.glob("checkpoint-*.pt")) == [
+        f"checkpoint-00{i}.pt" for i in range(3)
+    ]
+    policy = Policy.load(a / "learned.npz")
+    assert policy.inputs == INPUTS
+    # the exported weights play a whole round through the bot interface
+    bot = LearnedBot(0, policy)
+    st = new_game(seed=4)
+    while not st.over:
+        seat = st.to_act()[0]
+        st.apply(seat, bot.act(view(st, seat)).id)
+    # the same seed trains the same network
+    assert _train(tmp_path / "b") == 0
+    with np.load(tmp_path / "a" / "learned.npz") as x, np.load(tmp_path / "b" / "learned.npz") as y:
+        assert sorted(x.files) == sorted(y.files)
+        for k in x.files:
+            np.testing.assert_array_equal(x[k], y[k])
+
+
+def test_numpy_export_computes_what_torch_computes() -> None:
+    torch.manual_seed(0)
+    net = Net((64, 32))
+    policy = Policy(export(net))
+    st = new_game(seed=5)
+    ranker = HeuristicBot(0)
+    xs = np.stack([features(st, s, ranker.rank(view(st, s))) for s in range(3)]).astype(np.float32)
+    with torch.no_grad():
+        logits, value = net(torch.from_numpy(xs))
+    np_logits, np_value = policy.forward(xs)
+    np.testing.assert_allclose(np_logits, logits.numpy(), atol=2e-2)
+    np.testing.assert_allclose(np_value, value.numpy(), atol=2e-2)
+
+
+def test_teacher_data_rows_hold_together() -> None:
+    d = teacher_job((7, 0, 3, "heuristic"))
+    n = len(d["act"])
+    assert n > 20 and d["obs"].shape == (n, INPUTS) and d["obs"].dtype == np.uint8
+    assert len(d["ret"]) == n
+    legal = d["obs"][:, PUBLIC - 317 : PUBLIC]
+    assert all(legal[i, a] == 1 for i, a in enumerate(d["act"]))  # the teacher played legally
+    assert (legal.sum(axis=1) > 1).all()  # only decisions with a choice
+    prior = d["obs"][:, PUBLIC:]
+    assert ((prior > 0) <= (legal > 0)).all()  # the prior covers legal actions only
+    assert all(prior[i, a] == 100 for i, a in enumerate(d["act"]))  # the teacher's choice
+    again = teacher_job((7, 0, 3, "heuristic"))
+    np.testing.assert_array_equal(d["obs"], again["obs"])
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--backend", "spark"], "--backend 'spark'"),
+        (["--teacher", "nobody"], "--teacher 'nobody'"),
+        (["--teacher", "learned"], "--teacher 'learned'"),
+        (["--games", "0"], "--games"),
+        (["--out", "/proc/nonexistent/run"], "/proc/nonexistent/run"),
+    ],
+)
+def test_bad_options_are_one_line(
+    args: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["train", *args]) == 2
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and named in lines[0] and "Traceback" not in err

@@ -1,0 +1,188 @@
+"""Every screen at a phone's 390×844 and a desktop's 1366×768: no sideways overflow, no
+console error or failed request, 44 px touch targets, ARIA labels; a screenshot of each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from paohuzi.web.screenshots import (
+    DESKTOP,
+    PHONE,
+    ServerProcess,
+    bot_room,
+    can_discard,
+    http,
+    play,
+)
+
+from .conftest import Watch, guest, no_overflow, open_page
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+def check(page: Any, watch: Watch, shots: Path, name: str) -> None:
+    """The screen fits, said nothing wrong, has big enough targets; save its picture."""
+    page.wait_for_timeout(250)  # animations end
+    page.screenshot(path=str(shots / f"{name}.png"))
+    no_overflow(page)
+    assert watch.errors == [], watch.errors
+    small = page.evaluate(
+        """() => [...document.querySelectorAll(
+              'button, a.btn, select, input:not([type=checkbox]), summary, label.check')]
+            .filter((e) => e.offsetParent !== null && !e.closest('.hand-col'))
+            .map((e) => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
+            .filter(([, r]) => r.height < 44 || r.width < 44)"""
+    )
+    assert small == [], f"touch targets under 44 px: {small}"
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll('button, svg.card, a')]
+            .filter((e) => !(e.getAttribute('aria-label') || e.textContent.trim()))
+            .map((e) => e.outerHTML.slice(0, 80))"""
+    )
+    assert unnamed == [], f"no accessible name: {unnamed}"
+
+
+@pytest.fixture(scope="module")
+def finished(browser: Any, web: ServerProcess) -> dict[str, Any]:
+    """A guest who has finished a one-round match against two bots (played by clicks)."""
+    code, login = bot_room(web.base, "回放", 1, 11)
+    page, _ = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".table")
+    play([page], lambda d: page.locator(".summary").count() > 0)
+    page.context.close()
+    match_id = httpx.get(f"{web.base}/rooms/{code}").json()["match_id"]
+    return {"login": login, "code": code, "match_id": match_id}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_login(browser: Any, web: ServerProcess, shots: Path, size: str) -> None:
+    page, watch = open_page(browser, web, None, SIZES[size], "")
+    page.wait_for_selector(".login form")
+    check(page, watch, shots, f"login-{size}")
+    page.get_by_role("tab", name="注册").click()
+    page.wait_for_selector("input[name=password]")
+    no_overflow(page)
+    page.get_by_role("tab", name="游客").click()
+    page.fill("input[name=nickname]", "小王")
+    page.get_by_role("button", name="以游客身份进入").click()
+    page.wait_for_selector(".lobby")
+    assert "小王" in page.locator(".topbar").inner_text()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lobby_and_english(browser: Any, web: ServerProcess, shots: Path, size: str) -> None:
+    login = guest(web, "大厅")
+    http(web.base, "POST", "/rooms", {"rounds": 4, "public": True}, login["token"])
+    page, watch = open_page(browser, web, login, SIZES[size], "")
+    page.wait_for_selector(".room-row")
+    check(page, watch, shots, f"lobby-{size}")
+    page.get_by_role("button", name="Switch to English").click()
+    page.wait_for_selector("text=Create a room")
+    check(page, watch, shots, f"lobby-en-{size}")
+    page.get_by_role("button", name="切换到中文").click()
+    page.wait_for_selector("text=创建房间")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_room_from_the_lobby_form(browser: Any, web: ServerProcess, shots: Path, size: str) -> None:
+    page, watch = open_page(browser, web, guest(web, "房主"), SIZES[size], "")
+    page.select_option("select[name=rounds]", "2")
+    page.get_by_role("button", name="创建", exact=True).click()
+    page.wait_for_selector(".room .seat-row")
+    code = page.url.rsplit("/", 1)[1]
+    assert len(code) == 6 and code.isdigit()
+    assert page.locator(".invite input").input_value().endswith(f"/#/room/{code}")
+    check(page, watch, shots, f"room-{size}")
+    page.get_by_role("button", name="空位加机器人").click()
+    page.wait_for_selector(".btn.primary:enabled >> text=开始")
+    room = httpx.get(f"{web.base}/rooms/{code}").json()
+    assert [s is not None for s in room["seats"]] == [True, True, True] and room["rounds"] == 2
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_settlement_and_summary(
+    browser: Any, web: ServerProcess, shots: Path, size: str
+) -> None:
+    code, login = bot_room(web.base, "牌桌", 1, 23)
+    page, watch = open_page(browser, web, login, SIZES[size], f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".table")
+    play([page], lambda d: len(d) >= 2 and can_discard(page))
+    page.locator("button[aria-label='听牌提示']").click()
+    page.wait_for_selector(".hint b, .hint:has-text('暂不听牌')")
+    check(page, watch, shots, f"table-{size}")
+    assert page.locator(".seat-panel").count() == 3
+    assert page.locator(".center [data-stock]").inner_text().isdigit()
+    play([page], lambda d: page.locator(".settlement").count() > 0, settle=False)
+    check(page, watch, shots, f"settlement-{size}")
+    assert page.locator(".settlement .formula").count() == 1  # seed 23: a win, itemised
+    assert "名堂" in page.locator(".settlement").inner_text()
+    page.locator(".settlement .btn.primary").click()
+    page.wait_for_selector(".summary")
+    check(page, watch, shots, f"summary-{size}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_replay(
+    browser: Any, web: ServerProcess, shots: Path, size: str, finished: dict[str, Any]
+) -> None:
+    page, watch = open_page(browser, web, finished["login"], SIZES[size], "")
+    page.goto(f"{web.base}/#/replay/{finished['match_id']}")
+    page.wait_for_selector(".replay .table")
+    n = int(page.locator("input[type=range]").get_attribute("max") or 0)
+    assert n > 0
+    page.get_by_role("button", name="下一步").click()
+    page.get_by_role("button", name="下一步").click()
+    assert page.locator("[data-step]").inner_text().startswith("第 2/")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("[data-step]").inner_text().startswith("第 3/")
+    assert page.locator(".hand-card").count() == 0  # the spectator's view: no hand
+    page.select_option("select[aria-label='视角']", "0")
+    page.wait_for_selector(".hand-card")
+    check(page, watch, shots, f"replay-{size}")
+    page.keyboard.press("End")
+    page.wait_for_selector(".settlement")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_account(
+    browser: Any, web: ServerProcess, shots: Path, size: str, finished: dict[str, Any]
+) -> None:
+    page, watch = open_page(browser, web, finished["login"], SIZES[size], "#/account")
+    page.wait_for_selector(".account .room-row")
+    me = http(web.base, "GET", "/accounts/me", token=finished["login"]["token"])
+    assert page.locator("[data-balance]").inner_text() == str(me["balance"])
+    assert page.locator(f"a[href='#/replay/{finished['match_id']}']").count() == 1
+    check(page, watch, shots, f"account-{size}")
+
+
+def test_page_weight_and_first_paint(browser: Any, web: ServerProcess) -> None:
+    page, watch = open_page(browser, web, None, PHONE, "")
+    page.wait_for_selector(".login form")
+    m = page.evaluate(
+        """() => {
+          const nav = performance.getEntriesByType('navigation')[0];
+          const res = performance.getEntriesByType('resource');
+          const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+          const first = performance.getEntriesByName('phz-first-screen')[0];
+          return {
+            bytes: nav.encodedBodySize + res.reduce((n, r) => n + r.encodedBodySize, 0),
+            fonts: res.filter((r) => /\\.(woff2?|ttf|otf)$/.test(r.name)).length,
+            files: res.length + 1,
+            fcp: fcp ? fcp.startTime : null,
+            first: first ? first.startTime : null,
+          };
+        }"""
+    )
+    print(
+        f"\npage weight {m['bytes']} bytes in {m['files']} files; first contentful paint "
+        f"{m['fcp']:.0f} ms, first screen drawn {m['first']:.0f} ms"
+    )
+    assert m["fonts"] == 0 and m["bytes"] < 300_000
+    assert m["first"] is not None and m["first"] < 1000
+    assert watch.errors == []
