@@ -173,3 +173,32 @@ def test_bad_server_or_room_is_one_error_line(
     assert run(["bot", *args]) == status
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "error:" in err[0] and says in err[0], err
+
+
+def test_readme_bot_command_plays_against_the_readme_serve_command(
+    server: Server, tmp_path: Path
+) -> None:
+    """The README's two commands go together: the bot command, pointed at the port the
+    serve command uses (here the test server's), plays a match and saves its record."""
+    from tests.test_readme import BIN, marked
+
+    serve, bot = marked("serve-command"), marked("bot-command")
+    assert "--port 8000" in serve and "http://127.0.0.1:8000" in bot
+    rec = tmp_path / "match.json"
+    cmd = (
+        bot.replace(".venv/bin/", f"{BIN}/")
+        .replace("http://127.0.0.1:8000", server.http)
+        .replace("/tmp/paohuzi-match.json", str(rec))
+    )
+    path = os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
+    r = subprocess.run(
+        ["bash", "-c", cmd],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    assert re.search(r"match \d+ over: seat 0, net [+-]\d+ 悟性, [1-9]\d* decisions", r.stdout)
+    record = paohuzi.MatchRecord.from_json(rec.read_text(encoding="utf-8"))
+    assert all(st.over for st in paohuzi.replay_match(record))

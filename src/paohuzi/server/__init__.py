@@ -33,6 +33,7 @@ def run(host: str, port: int, db_url: str, settings: PlaySettings | None = None)
         host=host,
         port=port,
         ws_max_size=MAX_FRAME,
+        ws_per_message_deflate=False,  # small messages: compressing them costs more than it saves
         log_level="info",
         timeout_graceful_shutdown=5,
     )

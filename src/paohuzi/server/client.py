@@ -123,13 +123,15 @@ class SeatPlayer:
     """Plays one seat of a room with ``bot`` until the match is over.
 
     ``latencies`` holds, per acknowledged intent, the seconds from sending it to its ack;
-    ``on_ack`` (if given) is called with each such figure.
+    ``on_ack`` (if given) is called with each such figure, ``on_round`` with the index of
+    each round as it starts (as this seat first hears of it).
     """
 
     ws_url: str
     token: str
     bot: Bot
     on_ack: Callable[[float], None] | None = None
+    on_round: Callable[[int], None] | None = None  # called with each new round's index
     give_up_after: float = 30.0  # seconds without a working connection
     seat: int | None = None
     match_id: int | None = None
@@ -145,6 +147,7 @@ class SeatPlayer:
     _sent_at: float = 0.0
     _n: int = 0
     _heard: float = 0.0  # when the last message came
+    _round: int = -1
 
     async def play(self) -> dict[str, Any]:
         """Play to the end; the ``match_over`` message."""
@@ -152,7 +155,7 @@ class SeatPlayer:
         while True:
             why = "the server closed the socket"
             try:
-                async with websockets.connect(self.ws_url, open_timeout=10) as ws:
+                async with websockets.connect(self.ws_url, open_timeout=10, compression=None) as ws:
                     await self._session(ws)
             except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidURI,
                     websockets.InvalidHandshake) as e:  # fmt: skip
@@ -189,10 +192,10 @@ class SeatPlayer:
             self.seq = m["seq"]
         elif t == "snapshot":
             self.seat, self.match_id, self.seq = m["seat"], m["match_id"], m["seq"]
-            self._prompt = m
+            self._prompted(m)
             await self._act(ws)
         elif t == "prompt":
-            self._prompt = m
+            self._prompted(m)
             await self._act(ws)
         elif t == "ack":
             self._acked(m)
@@ -201,6 +204,13 @@ class SeatPlayer:
             await self._error(ws, m)
         elif t == "match_over":
             self.over = m
+
+    def _prompted(self, m: dict[str, Any]) -> None:
+        self._prompt = m
+        if m["round"] > self._round:
+            self._round = m["round"]
+            if self.on_round is not None:
+                self.on_round(m["round"])
 
     def _acked(self, m: dict[str, Any]) -> None:
         if self._pending is None or m["client_id"] != self._pending["client_id"]:
