@@ -293,9 +293,7 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
         "max_ms": round((lat[-1] if lat else 0.0) * 1000, 2),
         "rounds": sum(r["rounds"] for r in results),
         "errors": sum(r["errors"] for r in results),
-        "error_codes": {
-            k: sum(r["codes"].get(k, 0) for r in results) for r0 in results for k in r0["codes"]
-        },  # fmt: skip
+        "error_codes": codes,
         "failures": [f for r in results for f in r["failures"]],
         "transactions_per_second": round(transactions / wall, 1),
         "decisions_per_transaction": round(writes / transactions, 2) if transactions else 0.0,
