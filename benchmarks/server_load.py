@@ -10,7 +10,7 @@ starts another. Prints one JSON object:
   the database before its ack), per second;
 - ``p50_ms``/``p95_ms``/``p99_ms``/``max_ms``: from sending an intent to its ack;
 - ``rounds``: rounds that started in the window; ``errors``: error messages and failed
-  clients; ``server_rss_mb``; ``server_cpu``/``clients_cpu``: CPU seconds per second.
+  clients (``stale`` intents, overtaken by another seat's decision, counted apart); ``server_rss_mb``; ``server_cpu``/``clients_cpu``: CPU seconds per second.
 
 ``--quick`` (2 rooms, 3 s) is the smoke test's short form.
 """
@@ -292,7 +292,9 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
         "p99_ms": round(_percentile(lat, 0.99) * 1000, 2),
         "max_ms": round((lat[-1] if lat else 0.0) * 1000, 2),
         "rounds": sum(r["rounds"] for r in results),
-        "errors": sum(r["errors"] for r in results),
+        # "stale": an intent overtaken by another seat's decision, the expected race
+        "errors": sum(r["errors"] for r in results) - codes.get("stale", 0),
+        "stale": codes.get("stale", 0),
         "error_codes": codes,
         "failures": [f for r in results for f in r["failures"]],
         "transactions_per_second": round(transactions / wall, 1),
