@@ -10,7 +10,8 @@ starts another. Prints one JSON object:
   the database before its ack), per second;
 - ``p50_ms``/``p95_ms``/``p99_ms``/``max_ms``: from sending an intent to its ack;
 - ``rounds``: rounds that started in the window; ``errors``: error messages and failed
-  clients (``stale`` intents, overtaken by another seat's decision, counted apart); ``server_rss_mb``; ``server_cpu``/``clients_cpu``: CPU seconds per second.
+  clients (``stale`` intents, overtaken by another seat's decision, counted apart);
+  ``server_rss_mb``; ``server_cpu``/``clients_cpu``: CPU seconds per second.
 
 ``--quick`` (2 rooms, 3 s) is the smoke test's short form.
 """
