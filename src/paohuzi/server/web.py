@@ -182,10 +182,13 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         if seat is None:
             raise ApiError("not_seated", "this account has no seat in the room", 403)
         table = hub.tables.get(code)
-        if table is None and room.status == "finished":  # released from memory: nothing to wait on
-            return {"version": None, "now": [], "after": []}
-        if table is None:
-            raise ApiError("not_started", "the match has not started", 409)
+        if table is None:  # not started, or finished (released): then from the database
+            match_id = await db.scalar(
+                select(MatchRow.id).where(MatchRow.room_id == room.id).order_by(MatchRow.id.desc())
+            )
+            if match_id is None:
+                raise ApiError("not_started", "the match has not started", 409)
+            _, table = await _match(db, match_id)
         return hint_json(table.state, seat)
 
     @app.get("/matches/{match_id}/rounds/{rnd}")
