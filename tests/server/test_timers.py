@@ -74,6 +74,18 @@ async def test_three_bots_play_in_their_own_task_and_the_table_is_released(fast:
         await watcher.close()
 
 
+async def test_learned_bots_can_be_seated_and_play(fast: Server) -> None:
+    code, (host,) = seated_room(fast, 0, bot="learned", rounds=1)
+    match_id = await asyncio.to_thread(start, fast, code, host)
+    deadline = time.monotonic() + 60
+    while _record_status(fast, match_id) != 200:
+        assert time.monotonic() < deadline, "the learned bots did not finish the match"
+        await asyncio.sleep(0.05)
+    _, states = replayed(fast, match_id)
+    assert len(states) == 1 and states[0].over
+    check_ledger(fast, code, match_id, states)
+
+
 async def test_timeouts_answer_for_a_silent_seat(fast: Server) -> None:
     limit = 0.1
     code, (me,) = seated_room(fast, 1, bot="random", time_limit=limit)

@@ -61,6 +61,9 @@ def serve_cmd(
             help="Seconds a 解散 vote stays open (default: $PAOHUZI_DISSOLVE_SECONDS or 60)."
         ),
     ] = None,
+    log_format: Annotated[
+        str, typer.Option(help="Log lines as text or json.", envvar="PAOHUZI_LOG_FORMAT")
+    ] = "text",
 ) -> None:
     """Run the multiplayer server (migrates the database first); GET /health when ready."""
     _need_server()
@@ -79,10 +82,12 @@ def serve_cmd(
     except ValueError as e:
         typer.echo(f"paohuzi serve: {e}", err=True)
         raise typer.Exit(2) from None
+    if log_format not in ("text", "json"):
+        fail(f"--log-format {log_format!r}: choose text or json")
     url = db or default_db_url()
     backend_of(url)  # a bad URL is refused before anything starts
     with _database(url):
-        run(host, port, url, settings)
+        run(host, port, url, settings, log_format)
 
 
 @db_app.command("upgrade")

@@ -19,9 +19,10 @@ import logging
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel
+from sqlalchemy import Table as SqlTable
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -32,7 +33,8 @@ from ..core.match import Match
 from ..core.rules import RuleSet
 from ..core.state import Phase, State
 from ..core.views import SeatView, view
-from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow
+from .commit import committer_for
+from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, now
 from .errors import ApiError
 from .limits import PlaySettings
 from .protocol import (
@@ -45,11 +47,14 @@ from .protocol import (
     Seats,
     SeatStatus,
     Snapshot,
+    view_to_dict,
 )
 
 __all__ = ["Connection", "SeatInfo", "Table"]
 
 log = logging.getLogger("paohuzi.server")
+
+DECISIONS = cast(SqlTable, Decision.__table__)
 
 
 class Connection:
@@ -349,6 +354,10 @@ class Table:
             s = _who(i)
             events = self.seen[i].events
             legal = self._legal(s)
+            if not self.conns[i]:
+                continue
+            # A seat with a decision gets its view with the prompt (a bot acts on it).
+            seat_view = view_to_dict(view(st, s)) if legal else None
             for conn in self.conns[i]:
                 for n in range(conn.sent, len(events)):
                     rnd, ev = events[n]
@@ -367,6 +376,7 @@ class Table:
                         legal=legal,
                         deadline=deadline,
                         remaining=remaining,
+                        view=seat_view,
                     )
                 )
                 if self.ended:
@@ -616,19 +626,17 @@ class Table:
         new = st.clone()
         new.apply_fast(seat, aid)
         seq = self.version + 1
-        async with self.sessions() as db, db.begin():
-            db.add(
-                Decision(
-                    match_id=self.match_id,
-                    seq=seq,
-                    round_index=rnd,
-                    seat=seat,
-                    action_id=aid,
-                    client_id=client_id,
-                )
-            )
-            if new.result is not None:
-                await self._settle(db, new, rnd)
+
+        row = {"match_id": self.match_id, "seq": seq, "round_index": rnd, "seat": seat,
+               "action_id": aid, "client_id": client_id, "created_at": now()}  # fmt: skip
+
+        async def settle(db: AsyncSession) -> None:
+            await self._settle(db, new, rnd)
+
+        # Committed (with other tables' decisions, one transaction) before anything else.
+        await committer_for(self.sessions).commit(
+            settle if new.result is not None else None, [(DECISIONS, row)]
+        )
         # Durable: now it is the table's state.
         self.match.current = new
         self.decisions.append((rnd, seat, aid))

@@ -161,9 +161,6 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
     app.state.seeds = {}
 
     async def _match(db: AsyncSession, match_id: int) -> tuple[MatchRow, Any]:
-        from .app import _seat_infos
-        from .tables import Table
-
         row = await db.get(MatchRow, match_id)
         if row is None:
             raise ApiError("no_match", f"no match {match_id}", 404)
@@ -171,7 +168,7 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         assert room is not None
         table = hub.tables.get(room.code)
         if table is None or table.match_id != match_id:
-            table = await Table.load(hub.sessions, row, await _seat_infos(db, room.id))
+            table = await hub.load(db, row, room)
         return row, table
 
     @app.get("/rooms/{code}/hint")
