@@ -70,7 +70,15 @@ async def test_sigterm_closes_sockets_with_a_code_and_keeps_the_match(tmp_path: 
         await asyncio.to_thread(start, srv, code, tokens[0])
         async with websockets.connect(srv.ws(code)) as ws:
             await ws.send(json.dumps({"type": "auth", "token": tokens[0]}))
-            before = json.loads(await ws.recv())
+            # The bots play in the table's task: wait for the person's decision, which
+            # nothing else can take, and let any bot in the same claim window answer.
+            while not ((m := json.loads(await ws.recv()))["type"] in ("snapshot", "prompt")
+                       and m["legal"]):  # fmt: skip
+                pass
+            await asyncio.sleep(0.5)
+            await ws.send(json.dumps({"type": "resync"}))
+            while (before := json.loads(await ws.recv()))["type"] != "snapshot":
+                pass
             assert srv.proc is not None
             srv.proc.terminate()
             with pytest.raises(websockets.ConnectionClosed):
@@ -82,7 +90,8 @@ async def test_sigterm_closes_sockets_with_a_code_and_keeps_the_match(tmp_path: 
         await asyncio.to_thread(srv.start)
         async with websockets.connect(srv.ws(code)) as ws:
             await ws.send(json.dumps({"type": "auth", "token": tokens[0]}))
-            after = json.loads(await ws.recv())
+            while (after := json.loads(await ws.recv()))["type"] != "snapshot":
+                pass
         assert after["type"] == before["type"] == "snapshot"
         assert (after["version"], after["view"]) == (before["version"], before["view"])
     finally:
