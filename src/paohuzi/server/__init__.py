@@ -9,14 +9,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from fastapi import FastAPI
+
     from .limits import PlaySettings
 
-__all__ = ["run"]
+__all__ = ["app_from_env", "run"]
 
 
-def run(host: str, port: int, db_url: str, settings: PlaySettings | None = None) -> None:
-    """Migrate the database, then serve until interrupted."""
+def run(
+    host: str,
+    port: int,
+    db_url: str,
+    settings: PlaySettings | None = None,
+    *,
+    redis_url: str | None = None,
+    lease_ms: int = 2000,
+    workers: int = 1,
+) -> None:
+    """Migrate the database, then serve until interrupted; with ``workers`` > 1, that
+    many processes on one port (uvicorn's supervisor), each a worker of the cluster."""
     import logging
+    import os
 
     import uvicorn
 
@@ -26,11 +39,34 @@ def run(host: str, port: int, db_url: str, settings: PlaySettings | None = None)
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     upgrade(db_url)
-    uvicorn.run(
-        create_app(db_url, settings),
-        host=host,
-        port=port,
-        ws_max_size=MAX_FRAME,
-        log_level="info",
-        timeout_graceful_shutdown=5,
+    common: dict[str, object] = {
+        "host": host,
+        "port": port,
+        "ws_max_size": MAX_FRAME,
+        "log_level": "info",
+        "timeout_graceful_shutdown": 5,
+    }
+    if workers > 1:
+        assert redis_url is not None, "several workers share tables through Redis"
+        os.environ.update({"PAOHUZI_DB": db_url, "PAOHUZI_REDIS": redis_url,
+                           "PAOHUZI_LEASE_MS": str(lease_ms)})  # fmt: skip
+        if settings is not None:
+            os.environ["PAOHUZI_GRACE"] = str(settings.grace)
+            os.environ["PAOHUZI_DISSOLVE_SECONDS"] = str(settings.dissolve_seconds)
+        uvicorn.run("paohuzi.server:app_from_env", factory=True, workers=workers, **common)  # type: ignore[arg-type]
+        return
+    uvicorn.run(create_app(db_url, settings, redis_url=redis_url, lease_ms=lease_ms), **common)  # type: ignore[arg-type]
+
+
+def app_from_env() -> FastAPI:
+    """One worker's application from ``PAOHUZI_DB``/``PAOHUZI_REDIS``/``PAOHUZI_LEASE_MS``
+    (what ``run`` sets for uvicorn's worker processes)."""
+    import os
+
+    from .app import create_app
+
+    return create_app(
+        os.environ["PAOHUZI_DB"],
+        redis_url=os.environ.get("PAOHUZI_REDIS") or None,
+        lease_ms=int(os.environ.get("PAOHUZI_LEASE_MS", "2000")),
     )
