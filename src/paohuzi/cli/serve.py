@@ -102,6 +102,12 @@ def serve_cmd(
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         typer.echo(f"paohuzi serve: --redis {redis!r} is not a redis:// URL", err=True)
         raise typer.Exit(2)
+    if redis is not None:
+        try:
+            import redis as _redis  # noqa: F401
+        except ImportError as e:
+            typer.echo(f"--redis needs: pip install 'paohuzi[cluster]' ({e})", err=True)
+            raise typer.Exit(2) from None
     with _database(url):
         run(host, port, url, settings, redis_url=redis, lease_ms=lease_ms, workers=workers)
 

@@ -61,10 +61,12 @@ def run(
 def app_from_env() -> FastAPI:
     """One worker's application from ``PAOHUZI_DB``/``PAOHUZI_REDIS``/``PAOHUZI_LEASE_MS``
     (what ``run`` sets for uvicorn's worker processes)."""
+    import logging
     import os
 
     from .app import create_app
 
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     return create_app(
         os.environ["PAOHUZI_DB"],
         redis_url=os.environ.get("PAOHUZI_REDIS") or None,
