@@ -16,8 +16,6 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
