@@ -16,7 +16,8 @@ JSON object with ``results`` by worker count:
   would divide its cores by; PostgreSQL's and Redis's own CPU is not in it).
 
 Without ``--db``/``--redis`` it starts a throwaway PostgreSQL and Redis itself
-(tools/throwaway-postgres, tools/throwaway-redis). ``--quick``: 2 rooms, 2 s.
+(tools/throwaway-postgres, tools/throwaway-redis). ``--quick``: 2 rooms, 2 s, and only
+the first worker count (2 unless ``--workers`` says).
 """
 
 from __future__ import annotations
@@ -248,11 +249,15 @@ def main() -> None:
         default=os.environ.get("PAOHUZI_TEST_REDIS_URL") or None,
         help="redis:// URL, flushed (default: $PAOHUZI_TEST_REDIS_URL, else a throwaway Redis)",
     )
-    ap.add_argument("--quick", action="store_true", help="2 rooms, 2 s (the smoke test)")
+    ap.add_argument(
+        "--quick", action="store_true", help="2 rooms, 2 s, one worker count (smoke test)"
+    )
     args = ap.parse_args()
     if args.quick:
         args.rooms, args.seconds, args.warmup = 2, 2.0, 0.5
     counts = [int(x) for x in (args.workers or ("2" if args.quick else "1,2,3")).split(",")]
+    if args.quick:
+        counts = counts[:1]
     with tempfile.TemporaryDirectory(prefix="paohuzi-cluster-load-") as tmp:
         os.chmod(tmp, 0o755)  # PostgreSQL runs as its own user when we are root
         stack = contextlib.ExitStack()
