@@ -89,11 +89,29 @@ def _wait_ready(proc: Any, addr: str, httpx: Any) -> None:
 async def _seat(
     addr: str, code: str, token: str, stats: dict[str, Any], stop: asyncio.Event
 ) -> None:
-    import websockets
 
     rng = random.Random(token)
     sent: dict[str, float] = {}
     acted: int | None = None
+    while not stop.is_set():  # a socket closed (1012: its table moved) reconnects
+        if await _connect(addr, code, token, stats, stop, rng, sent, acted):
+            return
+        stats["reconnects"] += 1
+        await asyncio.sleep(0.1)
+
+
+async def _connect(
+    addr: str,
+    code: str,
+    token: str,
+    stats: dict[str, Any],
+    stop: asyncio.Event,
+    rng: random.Random,
+    sent: dict[str, float],
+    acted: int | None,
+) -> bool:
+    import websockets
+
     try:
         async with websockets.connect(f"ws://{addr}/ws/{code}") as ws:
             await ws.send(json.dumps({"type": "auth", "token": token}))
@@ -115,7 +133,7 @@ async def _seat(
                     codes[m["code"]] = codes.get(m["code"], 0) + 1
                     sent.pop(m.get("client_id") or "", None)
                 elif t == "match_over":
-                    return
+                    return True
                 elif t in ("snapshot", "prompt") and m["legal"] and m["since"] != acted:
                     acted = m["since"]
                     cid = f"c{acted}"
@@ -124,10 +142,13 @@ async def _seat(
                     sent[cid] = time.perf_counter()
                     act = {"type": "act", "action": aid, "version": m["version"], "client_id": cid}
                     await ws.send(json.dumps(act))
+    except websockets.ConnectionClosed:
+        return False
     except Exception as e:
         stats["errors"] += 1
         codes = stats["error_codes"]
         codes[type(e).__name__] = codes.get(type(e).__name__, 0) + 1
+    return stop.is_set()
 
 
 def _room(addr: str, rounds: int) -> tuple[str, list[str]]:
@@ -154,6 +175,7 @@ async def _load(addrs: list[str], args: Any) -> dict[str, Any]:
         "acks": 0,
         "errors": 0,
         "error_codes": {},
+        "reconnects": 0,
         "measuring": False,
     }
     stop = asyncio.Event()
@@ -226,6 +248,7 @@ def _run(n: int, base_db: str, redis: str, args: Any, logdir: Path) -> dict[str,
         "p99_ms": _pct(stats["lat"], 0.99),
         "errors": stats["errors"],
         "error_codes": stats["error_codes"],
+        "reconnects": stats["reconnects"],
         "workers_cpu": round(workers_cpu, 2),
         "cpu_ms_per_decision": round(1000 * workers_cpu / dps, 2) if dps else None,
     }

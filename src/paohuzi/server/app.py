@@ -150,8 +150,10 @@ class Hub:
     async def adopt(self, code: str, table: Table) -> None:
         """A match started here: own it (several workers), then ``add`` it."""
         if self.cluster is not None:
-            await self.cluster.adopt(code, table)
+            await self.cluster.adopt(table)
         self.add(code, table)
+        if self.cluster is not None:
+            await self.cluster.announce(code)
 
     def release(self, table: Table) -> None:
         """Forget a finished table (its driver calls this as it ends)."""
@@ -163,9 +165,10 @@ class Hub:
 
     async def started_elsewhere(self, code: str) -> None:
         """Another worker started a room: its sockets waiting here attach to it."""
-        conns = self.waiting.pop(code, [])
-        if not conns or self.cluster is None:
+        if self.cluster is None or not self.waiting.get(code):
             return
+        async with self.lock:  # not while this worker is starting a room
+            conns = self.waiting.pop(code, [])
         async with self.sessions() as db:
             room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
             seats = {
@@ -177,8 +180,12 @@ class Hub:
         for conn in conns:
             if not conn.spectator:
                 conn.seat = seats.get(conn.account_id or -1)
+            if not conn.spectator and conn.seat is None:
+                continue  # left the room before it started
             handle = await self.cluster.bind(room) if room is not None else None
-            if handle is not None and (conn.spectator or conn.seat is not None):
+            if handle is None:  # not announced yet: keep waiting
+                self.waiting.setdefault(code, []).append(conn)
+            else:
                 await handle.attach(conn, conn.since)
 
     async def load(self, db: AsyncSession, row: MatchRow, room: RoomRow) -> Table:

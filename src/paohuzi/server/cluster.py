@@ -290,12 +290,16 @@ class Cluster:
             self.spawn(self.step_down(table.match_id, "fenced"))
             raise LeaseLost(table.match_id)
 
-    async def adopt(self, code: str, table: Table) -> None:
-        """A match this worker just started: own it and list it as live."""
+    async def adopt(self, table: Table) -> None:
+        """A match this worker just started: own it, then list it as live (only a live
+        match is ever taken over, so nobody races its starter)."""
         epoch = await self.claim(table.match_id)
         if epoch is None:  # pragma: no cover - a new match id has no lease
             raise RuntimeError(f"match {table.match_id} already has an owner")
         await self.redis.sadd(LIVE, str(table.match_id))
+
+    async def announce(self, code: str) -> None:
+        """Tell the other workers a room started (their waiting sockets attach)."""
         await self.redis.publish("phz:rooms", code)
 
     def ended(self, table: Table) -> None:
@@ -359,9 +363,14 @@ class Cluster:
         while True:
             await asyncio.sleep(self.lease_ms / 3000)
             try:
-                await self.redis.set(_alive(self.worker), "1", px=3 * self.lease_ms)
-                for mid, (value, _) in list(self.owned.items()):
-                    renewed = await self._renew(keys=[lease_key(mid)], args=[value, self.lease_ms])
+                held = list(self.owned.items())
+                async with self.redis.pipeline(transaction=False) as p:  # one round trip
+                    p.set(_alive(self.worker), "1", px=3 * self.lease_ms)
+                    for mid, (value, _) in held:
+                        await self._renew(keys=[lease_key(mid)], args=[value, self.lease_ms],
+                                          client=p)  # fmt: skip
+                    answers = await p.execute()
+                for (mid, (value, _)), renewed in zip(held, answers[1:], strict=True):
                     if not renewed and self.owned.get(mid, ("",))[0] == value:
                         await self.step_down(mid, "lease lost")
             except asyncio.CancelledError:
@@ -389,6 +398,7 @@ class Cluster:
             for mid, v in zip(others, values, strict=True):
                 if v is None:
                     await self._take_over(mid)
+        await self._waiting_rooms()
         bound = list(self.bound.items())
         if bound:
             values = await self.redis.mget([lease_key(b.match_id) for _, b in bound])
@@ -403,6 +413,23 @@ class Cluster:
             for sid, f in list(self.forwarded.items()):
                 if f.worker in gone:
                     await f.ops.put({"op": "detach", "sid": sid})
+
+    async def _waiting_rooms(self) -> None:
+        """Sockets waiting here for a room another worker started (in case its
+        announcement came before they arrived)."""
+        hub = self.hub
+        if not hub.waiting:
+            return
+        async with hub.sessions() as db:
+            codes = (
+                await db.scalars(
+                    select(RoomRow.code).where(
+                        RoomRow.code.in_(list(hub.waiting)), RoomRow.status == "playing"
+                    )
+                )
+            ).all()
+        for code in codes:
+            await hub.started_elsewhere(code)
 
     async def _listener(self) -> None:
         """Messages for our sockets bound to remote tables, and rooms that started."""
@@ -466,7 +493,8 @@ class Cluster:
             value = await self.redis.get(lease_key(mid))
             if value is not None:
                 return RemoteTable(self, mid, str(value))
-            await self.redis.sadd(LIVE, str(mid))
+            if not await self.redis.sismember(LIVE, str(mid)):
+                return None  # its starter has not listed it yet: wait for the announcement
             await self._take_over(mid)
         return self.hub.tables.get(room.code)
 
