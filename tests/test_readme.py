@@ -74,9 +74,7 @@ def test_readme_python_blocks() -> None:
             exec(compile(body, "README.md", "exec"), {})
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-def test_readme_play_command_on_a_fresh_checkout(tmp_path: Path) -> None:
-    """The first README command, verbatim, in a fresh copy of the tree: venv, install, play."""
+def _fresh_checkout(tmp_path: Path) -> Path:
     files = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard"],
         cwd=ROOT,
@@ -91,10 +89,61 @@ def test_readme_play_command_on_a_fresh_checkout(tmp_path: Path) -> None:
             dst = work / f
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dst)
+    return work
+
+
+def _serve_on_a_fresh_checkout(work: Path, home: Path) -> None:
+    """The first README command, verbatim: venv, install, serve; the URL it prints works."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, HOME=str(home), PAOHUZI_PORT=str(port))  # a free port, not 8000
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.Popen(
+        ["bash", "-c", marked("play-command")],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    out: list[str] = []
+    try:
+        assert proc.stdout is not None
+        deadline = time.time() + 600
+        url = None
+        while time.time() < deadline and url is None:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            out.append(line)
+            m = re.search(r"open (http://\S+) in a browser", line)
+            url = m.group(1) if m else None
+        assert url == f"http://127.0.0.1:{port}/", "".join(out)[-3000:]
+        page = ""
+        while time.time() < deadline and '<script type="module"' not in page:
+            try:
+                with urllib.request.urlopen(url, timeout=2) as r:
+                    page = r.read().decode()
+            except OSError:
+                time.sleep(0.2)
+        assert "跑胡子" in page and "/static/app.js" in page
+        with urllib.request.urlopen(f"{url}static/app.js", timeout=2) as r:
+            assert r.status == 200
+        assert (home / ".paohuzi" / "server.db").is_file()  # the embedded database
+    finally:
+        os.killpg(proc.pid, 15)  # the session started for this command only
+        proc.wait(30)
+
+
+def _play_in_tmux(work: Path, home: Path) -> None:
+    """The terminal game's README command, verbatim, in tmux: 亮张 on screen, then quit."""
     session = f"paohuzi-readme-{os.getpid()}"
-    cmd = marked("play-command")
-    env_home = tmp_path / "home"
-    env_home.mkdir()
+    cmd = marked("tui-command")
     subprocess.run(
         [
             "tmux",
@@ -108,7 +157,7 @@ def test_readme_play_command_on_a_fresh_checkout(tmp_path: Path) -> None:
             "50",
             "-c",
             str(work),
-            f"HOME={env_home} bash -c {shlex_quote(cmd + '; echo EXITED $?; sleep 30')}",
+            f"HOME={home} bash -c {shlex_quote(cmd + '; echo EXITED $?; sleep 30')}",
         ],
         check=True,
     )
@@ -144,6 +193,33 @@ def test_readme_play_command_on_a_fresh_checkout(tmp_path: Path) -> None:
         assert "EXITED 0" in screen, screen
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_readme_play_commands_on_a_fresh_checkout(tmp_path: Path) -> None:
+    """The README's first command (the server and its browser client) and the terminal
+    game's, each verbatim, in one fresh copy of the tree (the second reuses the venv)."""
+    work = _fresh_checkout(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    _serve_on_a_fresh_checkout(work, home)
+    _play_in_tmux(work, home)
+
+
+def test_readme_web_screenshots_command(tmp_path: Path) -> None:
+    """The screenshot command, into a temporary folder instead of docs/."""
+    pytest.importorskip("playwright")
+    if not Path("/usr/bin/chromium").exists() and not os.environ.get("CI"):
+        pytest.skip("Debian's chromium is not installed")
+    cmd = marked("web-screenshots").replace(".venv/bin/", f"{BIN}/").replace("docs/", str(tmp_path))
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    r = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for name, size in (("web-table.png", (1366, 768)), ("web-settlement.png", (390, 844))):
+        head = (tmp_path / name).read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")) == size
+        assert (ROOT / "docs" / name).is_file() and f"docs/{name}" in README
 
 
 def shlex_quote(s: str) -> str:

@@ -35,6 +35,20 @@ POSITIVE: dict[str, list[str]] = {
             )
         ),
     ],
+    "server_load.py": [
+        "rooms",
+        "seconds",
+        "decisions",
+        "decisions_per_second",
+        "p50_ms",
+        "p95_ms",
+        "p99_ms",
+        "rounds",
+        "transactions_per_second",
+        "decisions_per_transaction",
+        "server_cpu_ms_per_decision",
+        "server_rss_mb",
+    ],
     "env.py": [
         "games",
         "engine_actions_per_second",
@@ -157,6 +171,8 @@ def test_quick_run_prints_its_figures(script: Path) -> None:
     if script.name in ("games.py", "win_eval.py") and not isinstance(which, bool):
         bad.append(f"compiled = {which!r} (want true or false)")
     assert not bad, f"{script.name} printed bad figures:\n" + "\n".join(bad)
+    if script.name == "server_load.py":
+        _server_load_is_sane(data)
 
 
 def test_win_eval_times_string_inputs_beside_counts() -> None:
@@ -172,3 +188,13 @@ def test_win_eval_times_string_inputs_beside_counts() -> None:
     for key in ("evaluate_win_strings", "evaluate_counts_same_inputs"):
         assert strings[key]["cold"] > 0 and strings[key]["warm"] > 0
     assert strings["warm_ratio"] > 0
+
+
+def _server_load_is_sane(data: dict[str, Any]) -> None:
+    """2 rooms × 3 clients for 3 s: no errors, ordered percentiles, commits that add up."""
+    assert data["rooms"] == 2 and data["errors"] == 0 and data["failures"] == []
+    assert 0 < data["p50_ms"] <= data["p95_ms"] <= data["p99_ms"] <= data["max_ms"] < 10_000
+    assert data["decisions"] >= 10
+    assert data["decisions_per_second"] == round(data["decisions"] / data["seconds"], 1)
+    assert 1 <= data["decisions_per_transaction"] <= 2  # one write per table at a time
+    assert 20 < data["server_rss_mb"] < 2000

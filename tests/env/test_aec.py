@@ -13,7 +13,8 @@ from pettingzoo.test import api_test, seed_test
 from paohuzi.core.engine import State, new_game
 from paohuzi.core.errors import IllegalActionError
 from paohuzi.core.rules import HONG_GUAI_WAN
-from paohuzi.env import AGENTS, encode, env, raw_env
+from paohuzi.core.views import view
+from paohuzi.env import AGENTS, encode, encode_view, env, raw_env
 
 from .conftest import random_positions
 
@@ -49,7 +50,7 @@ def test_the_same_seed_deals_the_same_round_and_another_seed_does_not() -> None:
     assert a.state.deal != b.state.deal  # reset() without a seed deals the next round
 
 
-def _play(e: raw_env, rng: random.Random) -> dict[str, float]:
+def _play(e: raw_env, rng: random.Random, check_views: bool = False) -> dict[str, float]:
     """One random masked episode (胡 whenever offered, so that rounds are won, else at random).
 
     Returns each agent's summed rewards, read from ``last()``.
@@ -67,6 +68,10 @@ def _play(e: raw_env, rng: random.Random) -> dict[str, float]:
         assert st is not None and AGENTS[st.to_act()[0]] == agent
         legal = sorted(st.legal_actions(AGENTS.index(agent)))
         assert np.flatnonzero(mask).tolist() == legal
+        if check_views:  # what the agent observes is its view's encoding, nothing more
+            np.testing.assert_array_equal(
+                obs["observation"], encode_view(view(st, AGENTS.index(agent)))
+            )
         e.step(21 if 21 in legal else int(rng.choice(legal)))
     return got
 
@@ -77,9 +82,9 @@ def test_a_thousand_random_episodes_pay_the_engines_settlement() -> None:
     e = raw_env()
     e.reset(seed=2024)
     wins = 0
-    for _ in range(1000):
+    for i in range(1000):
         e.reset()
-        got = _play(e, rng)
+        got = _play(e, rng, check_views=i < 50)
         st = e.state
         assert st is not None and st.result is not None
         again = new_game(HONG_GUAI_WAN, seed=st.seed, dealer=st.dealer)
@@ -141,6 +146,9 @@ def test_bad_options_are_refused() -> None:
         raw_env(render_mode="human")
     with pytest.raises(RuntimeError, match="reset"):
         raw_env().observe("player_0")
+    for seed in ("abc", 1.5, True):
+        with pytest.raises(ValueError, match=f"a seed is an int or None, got {seed!r}"):
+            raw_env().reset(seed=seed)  # type: ignore[arg-type]
 
 
 def test_ansi_render_shows_the_table() -> None:
@@ -179,3 +187,14 @@ def test_a_claimants_answer_is_not_shown_to_the_others() -> None:
                 np.testing.assert_array_equal(x, y)
             compared += 1
     assert compared > 0
+
+
+def test_the_docs_example_runs() -> None:
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "env.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    assert blocks
+    for code in blocks:
+        exec(compile(code, "docs/env.md", "exec"), {})

@@ -9,6 +9,7 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -84,7 +85,7 @@ class Server:
                 stderr=subprocess.STDOUT,
                 env=env,
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a loaded 2-core machine starts it slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
@@ -366,13 +367,41 @@ def my_turn(m: dict[str, Any]) -> bool:
     return m["type"] in ("snapshot", "prompt") and bool(m["legal"])
 
 
-async def discard_turn(sock: Sock) -> dict[str, Any]:
-    """Answer the seat's claims (过 when it may) until it is asked to discard: a decision
-    only this seat can take, so nothing moves until it does."""
+async def play_myself(sock: Sock, seconds: float, delay: float, limit: float = 30) -> int:
+    """For ``seconds`` (and until one is acknowledged, within ``limit``), answer each of the
+    seat's decisions (过 when it may) after ``delay``; how many were acknowledged. Stops at
+    the match's end."""
+    acked, t0 = 0, time.monotonic()
     while True:
-        m = await sock.until(my_turn, timeout=30)
-        if all(a["text"].startswith("打") for a in m["legal"]):
-            return m
+        now = time.monotonic() - t0
+        end = seconds if acked else limit
+        if now >= end:
+            break
+        try:
+            m = await sock.until(lambda m: my_turn(m) or m["type"] in ("ack", "match_over"),
+                                 timeout=max(0.05, end - now))  # fmt: skip
+        except AssertionError:
+            if sock._reader.done():  # closed
+                break
+            continue
+        if m["type"] == "match_over":
+            break
+        if m["type"] == "ack":
+            acked += not m["duplicate"]
+            continue
+        await asyncio.sleep(delay)
         ids = [a["id"] for a in m["legal"]]
         aid = 20 if 20 in ids else ids[0]
         await sock.send(type="act", action=aid, version=m["version"], client_id=f"c{m['since']}")
+    return acked
+
+
+def server_moves(srv: Server, match_id: int, seat: int, after: int) -> list[int]:
+    """The decisions the server took for ``seat`` (no client id) after decision ``after``."""
+    with sqlite3.connect(srv.db_url.removeprefix("sqlite:///")) as db:
+        rows = db.execute(
+            "SELECT seq FROM decisions WHERE match_id = ? AND seat = ? AND seq > ? "
+            "AND client_id IS NULL",
+            (match_id, seat, after),
+        ).fetchall()
+    return [r[0] for r in rows]

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .conftest import Server, Sock, auth, discard_turn, guest, seated_room, start
+from .conftest import Server, Sock, auth, guest, seated_room, start
 
 VOTE_SECONDS = 0.6
 
@@ -127,9 +127,9 @@ async def test_vote_tuoguan_and_clocks_survive_sigkill(tmp_path: Path) -> None:
         code, tokens = seated_room(s, 3, time_limit=5)
         await asyncio.to_thread(start, s, code, tokens[0])
         socks = [await Sock.open(s, code, t) for t in tokens]
-        snap = await socks[0].kind("snapshot")
-        actor = snap["view"]["to_act"][0]
-        first = await socks[actor].kind("snapshot")
+        snaps = [await sock.kind("snapshot") for sock in socks]
+        actor = snaps[0]["view"]["to_act"][0]
+        first = snaps[actor]
         assert first["deadline"] is not None and first["time_limit"] == 5
         idle = next(i for i in range(3) if i != actor)
         other = 3 - actor - idle
@@ -164,16 +164,3 @@ async def test_vote_tuoguan_and_clocks_survive_sigkill(tmp_path: Path) -> None:
         assert httpx.get(f"{s.http}/matches/{match_id}/ledger").json() == []
     finally:
         s.stop()
-
-
-async def test_discard_turn_helper_waits_for_the_seat(srv: Server) -> None:
-    """The helper the tests lean on: a discard turn is a decision only the seat can take."""
-    code, (me,) = seated_room(srv, 1, bot="random")
-    sock = await Sock.open(srv, code, me)
-    try:
-        await sock.kind("waiting")
-        await asyncio.to_thread(start, srv, code, me)
-        turn = await discard_turn(sock)
-        assert turn["to_act"] == [0] and turn["legal"]
-    finally:
-        await sock.close()

@@ -42,7 +42,7 @@ def _recv(ws: Any) -> dict[str, Any]:
             return m
 
 
-def test_random_frames(server: Server) -> None:
+def test_random_frames(server: Server, record_property: Any) -> None:
     code, tokens = seated_room(server, 3)
     start(server, code, tokens[0])
     with connect(server.ws(code)) as probe:
@@ -76,4 +76,5 @@ def test_random_frames(server: Server) -> None:
         again = _recv(ws)
         assert again["version"] == 0 and again["view"] == snap["view"]
     print(f"websocket fuzz: {TRIED['n']} random frames tried")
+    record_property("inputs_tried", f"{TRIED['n']} WebSocket frames (hypothesis)")
     assert TRIED["n"] >= 300

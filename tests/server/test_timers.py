@@ -19,11 +19,12 @@ from .conftest import (
     Server,
     Sock,
     check_ledger,
-    discard_turn,
     guest,
     my_turn,
+    play_myself,
     replayed,
     seated_room,
+    server_moves,
     start,
 )
 
@@ -73,6 +74,18 @@ async def test_three_bots_play_in_their_own_task_and_the_table_is_released(fast:
         await watcher.close()
 
 
+async def test_learned_bots_can_be_seated_and_play(fast: Server) -> None:
+    code, (host,) = seated_room(fast, 0, bot="learned", rounds=1)
+    match_id = await asyncio.to_thread(start, fast, code, host)
+    deadline = time.monotonic() + 60
+    while _record_status(fast, match_id) != 200:
+        assert time.monotonic() < deadline, "the learned bots did not finish the match"
+        await asyncio.sleep(0.05)
+    _, states = replayed(fast, match_id)
+    assert len(states) == 1 and states[0].over
+    check_ledger(fast, code, match_id, states)
+
+
 async def test_timeouts_answer_for_a_silent_seat(fast: Server) -> None:
     limit = 0.1
     code, (me,) = seated_room(fast, 1, bot="random", time_limit=limit)
@@ -115,7 +128,7 @@ def _status(m: dict[str, object], seat: int) -> dict[str, object]:
 
 
 async def test_tuoguan_on_and_off_and_everyone_sees_it(fast: Server) -> None:
-    code, (me,) = seated_room(fast, 1, bot="heuristic")
+    code, (me,) = seated_room(fast, 1, bot="heuristic", rounds=3)
     sock = await Sock.open(fast, code, me)
     watcher = await Sock.open(fast, code, guest(fast, "w"), spectate=True)
     try:
@@ -138,14 +151,10 @@ async def test_tuoguan_on_and_off_and_everyone_sees_it(fast: Server) -> None:
         await sock.send(type="tuoguan", on=False)
         await sock.until(lambda m: m["type"] == "seats" and not m["seats"][0]["tuoguan"])
         await sock.send(type="resync")
-        mine = await discard_turn(sock)
-        await asyncio.sleep(0.3)  # nobody answers for the seat now
-        await sock.send(type="resync")
-        still = await sock.kind("snapshot")
-        assert still["since"] == mine["since"] and still["legal"] == mine["legal"]
-        await sock.send(type="act", action=still["legal"][0]["id"], version=still["version"],
-                        client_id="mine")  # fmt: skip
-        assert (await sock.kind("ack"))["client_id"] == "mine"
+        mine = await sock.kind("snapshot")
+        # 托管 off: every decision of the seat is its person's again, however slow.
+        assert await play_myself(sock, 1.2, delay=0.25) >= 1
+        assert server_moves(fast, mine["match_id"], 0, mine["version"]) == []
         await sock.send(type="tuoguan", on=True)
         await sock.kind("match_over", timeout=60)
     finally:
@@ -161,7 +170,7 @@ async def test_tuoguan_on_and_off_and_everyone_sees_it(fast: Server) -> None:
 
 
 async def test_a_disconnected_seat_is_played_after_the_grace_period(fast: Server) -> None:
-    code, (me,) = seated_room(fast, 1, bot="heuristic")
+    code, (me,) = seated_room(fast, 1, bot="heuristic", rounds=3)
     sock = await Sock.open(fast, code, me)
     watcher = await Sock.open(fast, code, guest(fast, "w2"), spectate=True)
     try:
@@ -185,11 +194,9 @@ async def test_a_disconnected_seat_is_played_after_the_grace_period(fast: Server
                                     "tuoguan": False, "reason": None}  # fmt: skip
         back = await watcher.until(lambda m: m["type"] == "seats" and m["seats"][0]["connected"])
         assert _status(back, 0)["tuoguan"] is False
-        sock._seen = 0
-        mine = await discard_turn(sock)
-        await asyncio.sleep(GRACE)  # connected: nobody plays for the seat
-        await sock.send(type="resync")
-        assert (await sock.kind("snapshot"))["since"] == mine["since"]
+        # Connected again: the seat's decisions wait for its person, even past the grace.
+        assert await play_myself(sock, 1.5, delay=GRACE * 1.2) >= 1
+        assert server_moves(fast, snap["match_id"], 0, snap["version"]) == []
         await sock.send(type="tuoguan", on=True)
         await sock.kind("match_over", timeout=60)
     finally:

@@ -23,11 +23,32 @@ TINY = ["--games", "12", "--epochs", "1", "--updates", "2", "--episodes", "2"]
 TINY += ["--eval-deals", "1", "--eval-every", "1", "--workers", "1"]
 
 
+def _readme_command() -> list[str]:
+    """The README's marked training command, as arguments of ``paohuzi``."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- train-command -->\n```sh\n(.*?)\n```", readme, re.S)
+    assert m, "README has no <!-- train-command --> block"
+    words = shlex.split(m.group(1).split("#")[0])
+    assert words[:2] == [".venv/bin/paohuzi", "train"]
+    return words[1:]
+
+
 def _train(out: Path, seed: int = 3) -> int:
-    return run(["train", "--out", str(out), "--seed", str(seed), *TINY])
+    """The README's command in a tiny form: its sizes shrunk, its seed and --out replaced."""
+    args = _readme_command()
+    sizes = dict(zip(TINY[::2], TINY[1::2], strict=True))
+    sizes |= {"--out": str(out), "--seed": str(seed)}
+    assert set(sizes) <= set(args), f"the README's command lacks {set(sizes) - set(args)}"
+    for i, w in enumerate(args[:-1]):
+        if w in sizes:
+            args[i + 1] = sizes[w]
+    return run(args)
 
 
-def test_a_tiny_run_writes_checkpoints_curve_and_weights_and_repeats_itself(
+def test_the_readmes_command_writes_checkpoints_curve_and_weights_and_repeats_itself(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert _train(tmp_path / "a") == 0

@@ -29,8 +29,24 @@ if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):  # pragma: no cove
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args() -> dict[str, Any]:
-    """pytest-playwright launches Debian's Chromium, headless, without a sandbox."""
+    """pytest-playwright's own fixtures launch Debian's Chromium, headless, without a sandbox."""
     return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium for one module (overrides pytest-playwright's session browser).
+
+    Playwright's sync API keeps an event loop running while it is open; held for the whole
+    session it would be running under the asyncio tests an xdist worker runs next, so it is
+    opened and closed per module.
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
 
 
 @pytest.fixture(scope="module")

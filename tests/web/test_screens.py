@@ -9,7 +9,15 @@ from typing import Any
 import httpx
 import pytest
 
-from paohuzi.web.screenshots import DESKTOP, PHONE, ServerProcess, bot_room, http, play
+from paohuzi.web.screenshots import (
+    DESKTOP,
+    PHONE,
+    ServerProcess,
+    bot_room,
+    can_discard,
+    http,
+    play,
+)
 
 from .conftest import Watch, guest, no_overflow, open_page
 
@@ -104,7 +112,7 @@ def test_table_settlement_and_summary(
     page, watch = open_page(browser, web, login, SIZES[size], f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
-    play([page], lambda d: len(d) >= 2 and page.locator(".hand-card.can").count() > 0)
+    play([page], lambda d: len(d) >= 2 and can_discard(page))
     page.locator("button[aria-label='听牌提示']").click()
     page.wait_for_selector(".hint b, .hint:has-text('暂不听牌')")
     check(page, watch, shots, f"table-{size}")

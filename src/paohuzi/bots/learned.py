@@ -11,7 +11,7 @@ bot it sees nothing else:
   learns where to depart from it.
 
 Inference needs numpy alone: the weights were exported from torch into
-``learned.npz`` beside this module (float16, about 1.5 MB). The README's model
+``learned.npz`` beside this module (float16, 1.6 MB). The README's model
 card says how it was trained and how strong it is.
 """
 

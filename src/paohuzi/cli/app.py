@@ -31,6 +31,7 @@ def _root(
 
 
 from . import arena as _arena  # noqa: E402,F401
+from . import bot as _bot  # noqa: E402,F401
 from . import play as _play  # noqa: E402,F401
 from . import replay as _replay  # noqa: E402,F401
 from . import score as _score  # noqa: E402,F401

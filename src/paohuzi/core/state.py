@@ -325,7 +325,9 @@ class State:
         return ()
 
     def legal_actions(self, seat: int) -> tuple[int, ...]:
-        """Legal action ids of ``seat`` now, ascending (empty if it has nothing to decide).
+        """Legal action ids of ``seat`` now (empty if it has nothing to decide).
+
+        Ascending, except that in a claim window 过 comes last, after the claims.
 
         Ids as in OpenSpiel: dense ints below ``NUM_ACTIONS`` (see actions.py);
         :meth:`action` turns one into an :class:`Action`.

@@ -100,8 +100,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new round (or match); ``seed`` fixes this and every later deal."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)):
+            raise ValueError(f"a seed is an int or None, got {seed!r}")
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = random.Random(int(seed))
         self.match = Match(self.rules, self._rng.randrange(2**63), self.rounds)
         self.state = self.match.start_round()
         self.agents = list(AGENTS)

@@ -211,7 +211,7 @@ _CLAIM: Final = Phase.CLAIM
 # A 20-bit face mask as 20 bytes of 0/1, by halves (1,024 entries each).
 _BITS10: Final = tuple(bytes((m >> i) & 1 for i in range(10)) for m in range(1024))
 
-_ZERO: Final = bytes(_U)
+_ZERO: Final = bytes(OBS_SIZE)  # the balances' three entries stay 0 in the bytes
 
 _ORACLE_SPEC: list[tuple[str, int, float, str]] = []
 for _who in _REL[1:]:
@@ -265,7 +265,7 @@ _TABLE_ROT: Final = tuple(
 
 
 def _raw(st: State, seat: int) -> bytearray:
-    """The small-integer part of :func:`encode` for ``seat``, as bytes.
+    """:func:`encode` for ``seat`` as bytes, the balances left 0 (they are not small ints).
 
     Written for speed (the environment calls it on every step); :func:`encode_view`
     is the plain statement of the same encoding.
@@ -350,8 +350,7 @@ def _balances(bal: Sequence[int], seat: int) -> tuple[float, float, float]:
 
 def encode(state: State, seat: int) -> F32:
     """The public encoding of ``seat``'s view of ``state`` (``OBS_SIZE`` float32)."""
-    out = np.empty(OBS_SIZE, np.float32)
-    out[:_U] = np.frombuffer(_raw(state, seat), np.uint8)
+    out = np.frombuffer(_raw(state, seat), np.uint8).astype(np.float32)
     bal = state.balances
     out[_BAL] = bal[seat] / BALANCE_SCALE
     out[_BAL + 1] = bal[(seat + 1) % 3] / BALANCE_SCALE
@@ -364,11 +363,10 @@ def encode_batch(states: Sequence[State], seats: Sequence[int]) -> F32:
     if len(states) != len(seats):
         raise ValueError(f"{len(states)} states but {len(seats)} seats")
     n = len(states)
-    out = np.empty((n, OBS_SIZE), np.float32)
     if n == 0:
-        return out
+        return np.empty((0, OBS_SIZE), np.float32)
     raw = b"".join([_raw(st, s) for st, s in zip(states, seats, strict=True)])
-    out[:, :_U] = np.frombuffer(raw, np.uint8).reshape(n, _U)
+    out = np.frombuffer(raw, np.uint8).reshape(n, OBS_SIZE).astype(np.float32)
     out[:, _BAL:] = [_balances(st.balances, s) for st, s in zip(states, seats, strict=True)]
     return out
 

@@ -43,9 +43,12 @@ def run(
         "host": host,
         "port": port,
         "ws_max_size": MAX_FRAME,
+        "ws_per_message_deflate": False,  # small messages: compressing costs more than it saves
         "log_level": "info",
         "timeout_graceful_shutdown": 5,
     }
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    print(f"paohuzi: open http://{shown}:{port}/ in a browser to play", flush=True)
     if workers > 1:
         assert redis_url is not None, "several workers share tables through Redis"
         os.environ.update({"PAOHUZI_DB": db_url, "PAOHUZI_REDIS": redis_url,

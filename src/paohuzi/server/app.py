@@ -20,6 +20,7 @@ from ..core.errors import PaohuziError
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from . import accounts
+from .commit import close_committer, committer_for
 from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
 from .errors import ApiError
 from .limits import PlaySettings, TokenBucket
@@ -51,7 +52,7 @@ log = logging.getLogger("paohuzi.server")
 
 # The RuleSet fields a host may set for a room (the rest are the 红拐弯 rules).
 HOST_RULES = frozenset(f.name for f in fields(RuleSet)) - {"rounds_per_match", "starting_balance"}
-BOT_KINDS = ("random", "heuristic", "search")
+BOT_KINDS = ("random", "heuristic", "search", "learned")
 
 
 class _Body(BaseModel):
@@ -264,6 +265,7 @@ def create_app(
                 for conns in table.conns:
                     for c in conns:
                         c.close()
+        await close_committer(sessions)
         if hub.cluster is not None:
             await hub.cluster.stop()  # hands back the leases: others take over at once
         await engine.dispose()
@@ -633,10 +635,12 @@ def create_app(
     @app.get("/stats")
     async def stats(db: Db) -> dict[str, Any]:
         total = await db.scalar(select(func.count()).select_from(LedgerEntry))
+        group = committer_for(sessions)
         return {
             "tables": len(hub.tables),
             "live_matches": sorted(t.match_id for t in hub.tables.values()),
             "ledger_rows": total,
+            "commits": {"writes": group.writes, "transactions": group.batches},
         }
 
     @app.websocket("/ws/{code}")
@@ -678,7 +682,9 @@ def create_app(
             if not bucket.take():
                 if bucket.flooding:
                     log.warning("room %s: closing a flooding socket", code)
-                    conn.close()
+                    conn.close()  # what is queued (its rate_limited errors) goes first
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(conn.drained.wait(), 1)
                     await ws.close(CLOSE_FLOOD, "flood: too many messages")
                     return
                 conn.put(

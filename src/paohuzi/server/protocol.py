@@ -11,8 +11,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ..core.cards import format_faces, glyph
-from ..core.views import SeatView
+from ..core.actions import Action
+from ..core.cards import format_faces, glyph, parse_face, parse_faces
+from ..core.groups import GroupKind
+from ..core.state import Phase
+from ..core.views import SeatView, ViewGroup
 
 __all__ = [
     "CLIENT_TYPES",
@@ -46,6 +49,7 @@ __all__ = [
     "render_doc",
     "schemas",
     "schemas_text",
+    "view_from_dict",
     "view_to_dict",
 ]
 
@@ -215,6 +219,7 @@ class Prompt(_Msg):
     legal: list[LegalAction]
     deadline: float | None = None
     remaining: float | None = None
+    view: dict[str, Any] | None = None  # the seat's view, when ``legal`` is not empty
 
 
 class Seats(_Msg):
@@ -292,12 +297,14 @@ def view_to_dict(v: SeatView) -> dict[str, Any]:
     """The JSON form of a seat's view: cards as glyphs, a face-down card as ``▢``."""
     return {
         "seat": v.seat,
+        "version": v.version,
         "phase": v.phase.value,
         "dealer": v.dealer,
         "liangzhang": glyph(v.liangzhang),
         "hands": [_faces(h) for h in v.hands],
         "hand_sizes": list(v.hand_sizes),
         "tables": [[g.text() for g in t] for t in v.tables],
+        "hidden": [[g.hidden for g in t] for t in v.tables],  # face down to the others
         "piles": [format_faces(p) for p in v.piles],
         "discards": [format_faces(d) for d in v.discards],
         "stock_count": v.stock_count,
@@ -320,6 +327,60 @@ def view_to_dict(v: SeatView) -> dict[str, Any]:
             "next_dealer": v.result.next_dealer,
         },
     }
+
+
+def _faces_back(text: str | None) -> tuple[int, ...] | None:
+    return None if text is None else parse_faces(text)
+
+
+def _group_back(text: str, hidden: bool) -> ViewGroup:
+    kind, _, cards = text.partition(":")
+    faces = None if "▢" in cards else parse_faces(cards)
+    return ViewGroup(GroupKind(kind), faces, hidden)
+
+
+def view_from_dict(d: dict[str, Any], legal: list[LegalAction]) -> SeatView:
+    """The :class:`SeatView` that ``view_to_dict`` wrote, with its ``legal`` actions.
+
+    For a seat that has a decision to take (what a client's bot acts on); a finished
+    round's result is not rebuilt (its win breakdown is not in the message).
+    """
+    if d["result"] is not None:
+        raise ValueError("a finished round's view is not rebuilt")
+    offer = None if d["offer"] is None else parse_face(d["offer"])
+    hands = [_faces_back(h) for h in d["hands"]]
+    tables = [
+        tuple(_group_back(t, h) for t, h in zip(ts, hs, strict=True))
+        for ts, hs in zip(d["tables"], d["hidden"], strict=True)
+    ]
+    piles = [parse_faces(p) for p in d["piles"]]
+    discards = [parse_faces(x) for x in d["discards"]]
+    sizes, dead, bal = d["hand_sizes"], d["dead"], d["balances"]
+    return SeatView(
+        seat=d["seat"],
+        version=d["version"],
+        phase=Phase(d["phase"]),
+        dealer=d["dealer"],
+        liangzhang=parse_face(d["liangzhang"]),
+        hands=(hands[0], hands[1], hands[2]),
+        hand_sizes=(sizes[0], sizes[1], sizes[2]),
+        tables=(tables[0], tables[1], tables[2]),
+        piles=(piles[0], piles[1], piles[2]),
+        discards=(discards[0], discards[1], discards[2]),
+        stock_count=d["stock_count"],
+        chou_chi=None if d["chou_chi"] is None else frozenset(parse_faces(d["chou_chi"])),
+        chou_peng=None if d["chou_peng"] is None else frozenset(parse_faces(d["chou_peng"])),
+        dead=(dead[0], dead[1], dead[2]),
+        to_act=tuple(d["to_act"]),
+        turn=d["turn"],
+        offer=offer,
+        offer_source=d["offer_source"],
+        offer_from_draw=d["offer_from_draw"],
+        offer_placed=d["offer_placed"],
+        legal=tuple(Action.from_id(a.id, offer) for a in legal),
+        balances=(bal[0], bal[1], bal[2]),
+        result=None,
+    )
 
 
 def schemas() -> dict[str, Any]:

@@ -19,9 +19,10 @@ import logging
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel
+from sqlalchemy import Table as SqlTable
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -32,7 +33,8 @@ from ..core.match import Match
 from ..core.rules import RuleSet
 from ..core.state import Phase, State
 from ..core.views import SeatView, view
-from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow
+from .commit import committer_for
+from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, now
 from .errors import ApiError
 from .limits import PlaySettings
 from .protocol import (
@@ -45,11 +47,14 @@ from .protocol import (
     Seats,
     SeatStatus,
     Snapshot,
+    view_to_dict,
 )
 
 __all__ = ["CommitHooks", "Connection", "SeatInfo", "Table", "TableHandle"]
 
 log = logging.getLogger("paohuzi.server")
+
+DECISIONS = cast(SqlTable, Decision.__table__)
 
 
 class TableHandle(Protocol):
@@ -89,6 +94,7 @@ class Connection:
         self.kick: Callable[[], Any] | None = None
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
+        self.drained = asyncio.Event()  # the writer has sent everything and stopped
 
     def put(self, msg: BaseModel) -> None:
         """Queue a message."""
@@ -96,8 +102,11 @@ class Connection:
 
     async def pump(self) -> None:
         """Send queued messages until ``close`` (run as the socket's writer task)."""
-        while (text := await self.queue.get()) is not None:
-            await self._send(text)
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self._send(text)
+        finally:
+            self.drained.set()
 
     def close(self) -> None:
         """Stop the writer after what is queued."""
@@ -371,6 +380,10 @@ class Table:
             s = _who(i)
             events = self.seen[i].events
             legal = self._legal(s)
+            if not self.conns[i]:
+                continue
+            # A seat with a decision gets its view with the prompt (a bot acts on it).
+            seat_view = view_to_dict(view(st, s)) if legal else None
             for conn in self.conns[i]:
                 for n in range(conn.sent, len(events)):
                     rnd, ev = events[n]
@@ -389,6 +402,7 @@ class Table:
                         legal=legal,
                         deadline=deadline,
                         remaining=remaining,
+                        view=seat_view,
                     )
                 )
                 if self.ended:
@@ -639,21 +653,21 @@ class Table:
         new.apply_fast(seat, aid)
         seq = self.version + 1
         t0 = time.perf_counter()
-        async with self.sessions() as db, db.begin():
-            if self.hooks is not None:
-                await self.hooks.before_commit(self, db)
-            db.add(
-                Decision(
-                    match_id=self.match_id,
-                    seq=seq,
-                    round_index=rnd,
-                    seat=seat,
-                    action_id=aid,
-                    client_id=client_id,
-                )
-            )
+        hooks = self.hooks
+
+        row = {"match_id": self.match_id, "seq": seq, "round_index": rnd, "seat": seat,
+               "action_id": aid, "client_id": client_id, "created_at": now()}  # fmt: skip
+
+        async def write(db: AsyncSession) -> None:
+            if hooks is not None:  # fencing (several workers): in the decision's transaction
+                await hooks.before_commit(self, db)
             if new.result is not None:
                 await self._settle(db, new, rnd)
+
+        # Committed (with other tables' decisions, one transaction) before anything else.
+        await committer_for(self.sessions).commit(
+            write if hooks is not None or new.result is not None else None, [(DECISIONS, row)]
+        )
         # Durable: now it is the table's state.
         if self.hooks is not None:
             self.hooks.committed(self, time.perf_counter() - t0)
@@ -698,7 +712,9 @@ class Table:
             )
         else:
             await db.execute(
-                update(MatchRow).where(MatchRow.id == self.match_id).values(status="finished")
+                update(MatchRow)
+                .where(MatchRow.id == self.match_id)
+                .values(status="finished", dissolve=None)  # a vote still open lapses
             )
             await db.execute(
                 update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished")

@@ -14,7 +14,6 @@ not carry, each computed from information the asking seat may see (RULES.md §14
 fix a room's deals before its start.
 """
 
-
 import os
 from importlib import resources
 from pathlib import Path
@@ -134,7 +133,12 @@ def _steps(rec: MatchRecord, rnd: int, seat: int | None) -> dict[str, Any]:
         nonlocal pos
         events = [c.to_dict() for e in st.log[pos:] if (c := e.censor(seat)) is not None]
         pos = len(st.log)
-        return {"seat": actor, "action": text, "events": events, "view": view_to_dict(view(st, seat))}
+        return {
+            "seat": actor,
+            "action": text,
+            "events": events,
+            "view": view_to_dict(view(st, seat)),
+        }
 
     steps = [step(None, "")]
     for a in r.actions:
@@ -157,9 +161,6 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
     app.state.seeds = {}
 
     async def _match(db: AsyncSession, match_id: int) -> tuple[MatchRow, Any]:
-        from .app import _seat_infos
-        from .tables import Table
-
         row = await db.get(MatchRow, match_id)
         if row is None:
             raise ApiError("no_match", f"no match {match_id}", 404)
@@ -167,7 +168,7 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         assert room is not None
         table = hub.tables.get(room.code)
         if table is None or table.match_id != match_id:
-            table = await Table.load(hub.sessions, row, await _seat_infos(db, room.id))
+            table = await hub.load(db, row, room)
         return row, table
 
     @app.get("/rooms/{code}/hint")
@@ -181,8 +182,13 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         if seat is None:
             raise ApiError("not_seated", "this account has no seat in the room", 403)
         table = hub.tables.get(code)
-        if table is None:
-            raise ApiError("not_started", "the match has not started", 409)
+        if table is None:  # not started, or finished (released): then from the database
+            match_id = await db.scalar(
+                select(MatchRow.id).where(MatchRow.room_id == room.id).order_by(MatchRow.id.desc())
+            )
+            if match_id is None:
+                raise ApiError("not_started", "the match has not started", 409)
+            _, table = await _match(db, match_id)
         return hint_json(table.state, seat)
 
     @app.get("/matches/{match_id}/rounds/{rnd}")

@@ -9,9 +9,9 @@
    actions; REINFORCE with the value head as baseline, plus a cross-entropy pull
    towards the teacher's choice so it does not forget what it distilled.
 4. **Learning curve**: after each epoch and every few fine-tuning updates, the
-   greedy policy plays duplicate deals against two ``heuristic`` bots on tuning
-   deals (``curve:`` seeds, never the arena's); score against training time goes
-   to ``curve.json`` and ``curve.png``.
+   greedy policy plays duplicate deals against ``heuristic`` in all six seatings
+   of the two on tuning deals (``curve:`` seeds, never the arena's); the score
+   difference against training time goes to ``curve.json`` and ``curve.png``.
 
 Everything follows from ``--seed`` (torch runs on one thread, deterministically).
 Outputs in ``--out``: ``checkpoint-*.pt`` (torch state), ``learned.npz`` (the
@@ -280,7 +280,7 @@ def _save(path: Path, arrays: dict[str, np.ndarray[Any, Any]]) -> None:
 
 
 def plot_curve(curve: list[dict[str, Any]], path: Path) -> None:
-    """Score against two heuristic bots (95% CI) against training time, as a PNG."""
+    """Score against the heuristic bot (95% CI) against training time, as a PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -301,7 +301,7 @@ def plot_curve(curve: list[dict[str, Any]], path: Path) -> None:
     ax.set_xlabel("training time (minutes, data generation included)")
     ax.set_ylabel("learned − heuristic, points per round")
     deals = curve[-1]["deals"] if curve else 0
-    ax.set_title(f"learned vs 2 × heuristic, {deals} tuning deals per point (95% CI)")
+    ax.set_title(f"learned vs heuristic, {deals} tuning deals × 6 seatings a point (95% CI)")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path)

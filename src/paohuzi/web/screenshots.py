@@ -25,9 +25,10 @@ from typing import Any
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
-    "PHONE",
     "DESKTOP",
+    "PHONE",
     "ServerProcess",
+    "can_discard",
     "http",
     "main",
     "step",
@@ -75,16 +76,19 @@ class ServerProcess:
         cmd = [sys.executable, "-m", "paohuzi", "serve", "--port", str(self.port)]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [*cmd, "--db", f"sqlite:///{self.db}"], stdout=out, stderr=subprocess.STDOUT, env=env
+                [*cmd, "--db", f"sqlite:///{self.db}"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(f"{self.base}/health", timeout=1) as r:
-                    if r.status == 200:
-                        return
+            url = f"{self.base}/health"
+            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=1) as r:
+                if r.status == 200:
+                    return
             time.sleep(0.1)
         raise RuntimeError(f"server not ready: {self.log.read_text()[-2000:]}")
 
@@ -196,10 +200,23 @@ def play(
     return done
 
 
+def can_discard(page: Any) -> bool:
+    """The page waits for this seat's discard, drawn (nothing of ours in flight)."""
+    return bool(
+        page.evaluate(
+            """() => new Promise((ok) => requestAnimationFrame(() => {
+              const g = window.__phz.game;
+              ok(!!g && !g.busy && !document.querySelector('.overlay, button.claim:enabled')
+                 && !!document.querySelector('.hand-card.can'));
+            }))"""
+        )
+    )
+
+
 def _can_discard(page: Any) -> bool:
     if page.locator(".overlay").count():
         raise RuntimeError("the round ended before the screenshot; pick another seed")
-    return bool(page.locator(".hand-card.can").count())
+    return can_discard(page)
 
 
 @contextlib.contextmanager
@@ -234,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
                 page.locator(".hand-card.can").first.click()
                 page.wait_for_timeout(300)
             else:
-                made = play([page], lambda d, p=page: bool(p.locator(".settlement").count()))
+                made = play(
+                    [page], lambda d, p=page: bool(p.locator(".settlement").count()), settle=False
+                )
                 page.wait_for_timeout(300)
             page.screenshot(path=str(out / name))
             print(f"{out / name}: {len(made)} decisions")

@@ -5,7 +5,7 @@ import { api, session, ApiError } from "./api.js";
 import { Card, Group, glyphs } from "./cards.js";
 import { Game } from "./game.js";
 import { t, lang, setLang, errorWords } from "./i18n.js";
-import { Table, eventWords, seatWord } from "./table.js";
+import { Countdown, Table, eventWords, seatWord } from "./table.js";
 
 // ---------------------------------------------------------------- the store
 
@@ -20,6 +20,7 @@ const S = {
   hint: null,
   settlement: null, // a finished round's 结算 shown over the table
   settlementQueue: [],
+  fetching: 0,
   summaryShown: false,
   ledger: null,
   flashKey: 0,
@@ -98,6 +99,10 @@ function startGame(code, spectate) {
       if (live) S.selected = null;
     },
     onError: (m) => toast(errorWords(m.code, m.reason)),
+    onVote: (m) => {
+      if (m.outcome === "refused") toast(t("dissolve_refused"), "info");
+      if (m.outcome === "expired") toast(t("dissolve_expired"), "info");
+    },
   });
 }
 
@@ -111,16 +116,20 @@ function seatOf() {
 async function queueSettlement(round) {
   const mid = S.game && S.game.snapshot && S.game.snapshot.match_id;
   if (mid === undefined || mid === null) return;
+  S.fetching += 1; // the summary waits for the last 结算
   try {
     const r = await api("GET", `/matches/${mid}/rounds/${round}`);
     if (S.settlement) S.settlementQueue.push(r); else S.settlement = r;
+  } catch (e) { showError(e); } finally {
+    S.fetching -= 1;
     rerender();
-  } catch (e) { showError(e); }
+  }
 }
 
 let hintBusy = false;
 async function fetchHint() {
-  if (hintBusy || !S.game || !S.game.snapshot || S.game.spectate) return;
+  const g = S.game;
+  if (hintBusy || !g || !g.snapshot || g.spectate || g.over || g.snapshot.view.phase === "over") return;
   hintBusy = true;
   try {
     S.hint = await api("GET", `/rooms/${S.game.code}/hint`);
@@ -130,7 +139,7 @@ async function fetchHint() {
     hintBusy = false;
   }
   rerender();
-  if (S.game && S.game.snapshot && S.hint && S.hint.version !== S.game.snapshot.version) fetchHint();
+  if (S.game && S.game.snapshot && S.hint && S.hint.version !== null && S.hint.version !== S.game.snapshot.version) fetchHint();
 }
 
 function act(id) {
@@ -239,7 +248,9 @@ function Lobby() {
     e.preventDefault();
     const f = new FormData(e.target);
     try {
-      const room = await api("POST", "/rooms", { rounds: Number(f.get("rounds")), public: f.get("public") === "on", rules: {} });
+      const body = { rounds: Number(f.get("rounds")), public: f.get("public") === "on", rules: {} };
+      if (Number(f.get("time_limit"))) body.time_limit = Number(f.get("time_limit"));
+      const room = await api("POST", "/rooms", body);
       await api("POST", `/rooms/${room.code}/join`, { seat: null });
       if (f.get("bots") === "on") await api("POST", `/rooms/${room.code}/bots`, { seat: null, bot: f.get("bot") });
       go(`/room/${room.code}`);
@@ -255,6 +266,7 @@ function Lobby() {
       <h2>${t("create_room")}</h2>
       <form class="card-form" onSubmit=${create}>
         <label>${t("rounds")}<select name="rounds">${[1, 2, 4, 8, 16].map((n) => html`<option value=${n} selected=${n === 8}>${n}</option>`)}</select></label>
+        <label>${t("time_limit")}<select name="time_limit">${[0, 15, 30, 60].map((n) => html`<option value=${n} selected=${n === 0}>${n ? n : t("no_limit")}</option>`)}</select></label>
         <label class="check"><input type="checkbox" name="public" checked />${t("public")}</label>
         <label class="check"><input type="checkbox" name="bots" />${t("fill_bots")}</label>
         <label>${t("bot_kind")}<select name="bot"><option value="heuristic">${t("heuristic")}</option><option value="random">${t("random")}</option></select></label>
@@ -341,10 +353,26 @@ function Settlement({ r, me, nm, onNext, final }) {
   </div>`;
 }
 
+function Vote({ d, me, nm, onVote }) {
+  const mine = me !== null && me !== undefined ? d.votes[me] : true;
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("dissolve")}>
+    <div class="sheet vote">
+      <h2>${t("dissolve_ask", { who: seatWord(d.proposer, me, nm) })}</h2>
+      <ul class="votes">${d.votes.map((v, s) => html`<li data-seat=${s}>${seatWord(s, me, nm)}：
+        ${v === null ? t("vote_waiting") : v ? t("vote_yes") : t("vote_no")}</li>`)}</ul>
+      <p><${Countdown} deadline=${d.until} /></p>
+      ${mine === null && html`<div class="actions">
+        <button class="btn primary" onClick=${() => onVote(true)}>${t("agree")}</button>
+        <button class="btn" onClick=${() => onVote(false)}>${t("refuse")}</button></div>`}
+    </div>
+  </div>`;
+}
+
 function Summary({ over, me, nm }) {
   return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("match_over")}>
     <div class="sheet summary">
       <h2>${t("match_over")}</h2>
+      ${over.dissolved && html`<p class="verdict">${t("dissolved")}</p>`}
       <table class="deltas"><thead><tr><th></th><th>${t("total")}</th><th>${t("balance")}</th></tr></thead>
         <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}</th>
           <td class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table>
@@ -363,6 +391,7 @@ function TableScreen({ spectate }) {
   const nm = names();
   const maxCols = Math.max(6, Math.floor((Math.min(window.innerWidth, 1100) - 16) / 47));
   const rounds = S.room ? S.room.rounds : "?";
+  const mine = g.seats && me !== null ? g.seats.find((x) => x.seat === me) : null;
   const header = html`<div class="table-head">
     <span>${t("room", { code: g.code })}</span>
     <span data-round>${t("round_of", { i: snap.round + 1, n: rounds })}</span>
@@ -370,14 +399,20 @@ function TableScreen({ spectate }) {
     <span class="grow"></span>
     ${!spectate && html`<button class=${`btn small ${S.hintOn ? "on" : ""}`} aria-pressed=${S.hintOn ? "true" : "false"}
         aria-label=${t("hint_label")} aria-keyshortcuts="t" onClick=${toggleHint}>${t("hint")}</button>`}
+    ${!spectate && g.seats && html`<button class=${`btn small ${mine && mine.tuoguan ? "on" : ""}`} data-tuoguan
+        aria-pressed=${mine && mine.tuoguan ? "true" : "false"} onClick=${() => g.tuoguan(!(mine && mine.tuoguan))}>
+        ${mine && mine.tuoguan ? t("tuoguan_off") : t("tuoguan")}</button>`}
+    ${!spectate && g.seats && !g.over && html`<button class="btn small" data-dissolve disabled=${!!g.dissolve}
+        onClick=${() => g.vote(true)}>${t("dissolve")}</button>`}
   </div>`;
-  const showSummary = g.over && !S.settlement;
+  const showSummary = g.over && !S.settlement && !S.fetching;
   return html`<main class="screen play">
     ${!g.connected && !g.over && html`<div class="banner" role="alert">${t("disconnected")}</div>`}
     <${Table} v=${snap.view} me=${me} names=${nm} legal=${snap.legal} onAct=${spectate ? null : act}
       pending=${g.busy} log=${S.log} hint=${S.hint} showHint=${S.hintOn && !spectate}
       selected=${S.selected} onSelect=${(s) => { S.selected = s; rerender(); }} flashKey=${S.flashKey}
-      maxCols=${maxCols} header=${header} />
+      maxCols=${maxCols} header=${header} seats=${g.seats} deadline=${g.deadline} />
+    ${g.dissolve && !g.over && html`<${Vote} d=${g.dissolve} me=${me} nm=${nm} onVote=${(a) => g.vote(a)} />`}
     ${S.settlement && html`<${Settlement} r=${S.settlement} me=${me} nm=${nm} onNext=${nextSettlement} final=${!!g.over && !S.settlementQueue.length} />`}
     ${showSummary && html`<${Summary} over=${g.over} me=${me} nm=${nm} />`}
   </main>`;

@@ -8,8 +8,11 @@ export class Game {
    * ``onChange(game)`` after anything changed; ``onEvent(msg, live)`` for each event
    * (``live`` false while catching up after a (re)connect).
    */
-  constructor({ code, token, spectate = false, onChange, onEvent, onError }) {
-    Object.assign(this, { code, token, spectate, onChange, onEvent, onError });
+  constructor({ code, token, spectate = false, onChange, onEvent, onError, onVote }) {
+    Object.assign(this, { code, token, spectate, onChange, onEvent, onError, onVote });
+    this.seats = null; // [{seat, bot, connected, tuoguan, reason}]
+    this.dissolve = null; // the open 解散 vote
+    this.deadline = null;
     this.seq = 0; // events received, numbered 1, 2, …
     this.events = []; // [{seq, round, event}]
     this.snapshot = null; // the last snapshot message (its view is the table)
@@ -86,6 +89,9 @@ export class Game {
         break;
       case "snapshot":
         this.seq = m.seq;
+        if (m.seats) this.seats = m.seats;
+        this.dissolve = m.dissolve ? { ...m.dissolve, until: Date.now() + m.dissolve.remaining * 1000 } : null;
+        this.clock(m);
         this.snapshot = m;
         this.prompt = m;
         this.synced = true;
@@ -95,6 +101,7 @@ export class Game {
         break;
       case "prompt":
         this.lastPrompt = m; // the view and legal actions come with the snapshot it asks for
+        this.clock(m);
         this.resync();
         break;
       case "ack":
@@ -114,6 +121,13 @@ export class Game {
       case "match_over":
         this.over = m;
         break;
+      case "seats":
+        this.seats = m.seats;
+        break;
+      case "dissolve_vote":
+        this.dissolve = m.outcome ? null : { ...m, until: Date.now() + m.remaining * 1000 };
+        this.onVote && this.onVote(m);
+        break;
       case "pong":
         return;
       default:
@@ -121,6 +135,18 @@ export class Game {
     }
     this.onChange(this);
   }
+
+  /** The seat's decision deadline as this machine's clock reads it (null: none). */
+  clock(m) {
+    if (m.remaining === undefined) return;
+    this.deadline = m.remaining === null ? null : Date.now() + m.remaining * 1000;
+  }
+
+  /** 托管 on or off for this seat. */
+  tuoguan(on) { this.send({ type: "tuoguan", on }); }
+
+  /** Propose 解散, or vote on the open proposal. */
+  vote(agree) { this.send({ type: "dissolve", agree }); }
 
   /** Whether a decision of ours is in flight or the table has not yet shown it. */
   get busy() {

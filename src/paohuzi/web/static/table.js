@@ -1,6 +1,6 @@
 // The table: every seat's groups, piles and hand sizes, the card on offer, the hand in
 // columns, the claim bar and the 听牌 hint. Used live and by the replay viewer.
-import { html } from "./vendor/htm-preact-standalone.js";
+import { html, useEffect, useState } from "./vendor/htm-preact-standalone.js";
 import { Card, Group, cardName, glyphs, handColumns } from "./cards.js";
 import { t } from "./i18n.js";
 
@@ -33,7 +33,18 @@ export function parseAction(text) {
   return { kind: "吃", groups };
 }
 
-function SeatPanel({ v, seat, me, names, pos, turn, hideHand }) {
+/** Seconds left until ``deadline`` (this machine's clock), ticking. */
+export function Countdown({ deadline }) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => tick((n) => n + 1), 250);
+    return () => clearInterval(id);
+  }, [deadline]);
+  const s = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  return html`<span class=${`countdown ${s <= 5 ? "urgent" : ""}`} data-countdown=${s}>${t("seconds_left", { s })}</span>`;
+}
+
+function SeatPanel({ v, seat, me, names, pos, turn, hideHand, status }) {
   const groups = v.tables[seat] || [];
   const pile = glyphs(v.piles[seat]);
   const dealer = v.dealer === seat;
@@ -46,6 +57,8 @@ function SeatPanel({ v, seat, me, names, pos, turn, hideHand }) {
       <span class="seat-name">${seatWord(seat, me, names)}</span>
       ${dealer && html`<span class="badge dealer" title=${t("dealer_long")} aria-label=${t("dealer_long")}>${t("dealer")}</span>`}
       ${dead && html`<span class="badge dead">${t("dead")}</span>`}
+      ${status && status.tuoguan && html`<span class="badge tuoguan">${t("tuoguan")}</span>`}
+      ${status && !status.bot && !status.connected && html`<span class="badge dead">${t("offline")}</span>`}
       <span class="seat-balance" aria-label=${`${t("balance")} ${v.balances[seat]}`}>${t("balance")} ${v.balances[seat]}</span>
       ${seat !== me && html`<span class="seat-count" data-hand-count=${handCount}>${t("cards_in_hand", { n: handCount })}</span>`}
     </header>
@@ -157,7 +170,8 @@ function Hand({ hand, discards, selected, onSelect, onDiscard, maxCols, marked }
  */
 export function Table(props) {
   const { v, me, names, legal = [], onAct, pending, log = [], hint, showHint, selected, onSelect,
-    flashKey, maxCols = 8, header } = props;
+    flashKey, maxCols = 8, header, seats, deadline } = props;
+  const st = (s) => (seats ? seats.find((x) => x.seat === s) : null);
   const bottom = me === null || me === undefined ? 0 : me;
   const right = (bottom + 1) % 3;
   const left = (bottom + 2) % 3;
@@ -176,8 +190,8 @@ export function Table(props) {
   return html`<div class="table" data-phase=${v.phase}>
     ${header}
     <div class="opponents">
-      <${SeatPanel} v=${v} seat=${left} me=${me} names=${names} pos="left" turn=${turnSeat === left} />
-      <${SeatPanel} v=${v} seat=${right} me=${me} names=${names} pos="right" turn=${turnSeat === right} />
+      <${SeatPanel} v=${v} seat=${left} me=${me} names=${names} pos="left" turn=${turnSeat === left} status=${st(left)} />
+      <${SeatPanel} v=${v} seat=${right} me=${me} names=${names} pos="right" turn=${turnSeat === right} status=${st(right)} />
     </div>
     <div class="center">
       <div class="center-info">
@@ -189,8 +203,9 @@ export function Table(props) {
         ${log.slice(-3).map((l) => html`<li key=${l.seq}>${l.text}</li>`)}
       </ol>
     </div>
-    <${SeatPanel} v=${v} seat=${bottom} me=${me} names=${names} pos="bottom" turn=${turnSeat === bottom} hideHand=${me !== null && me !== undefined} />
-    ${status && html`<div class=${`status ${myTurn || claims.length ? "mine" : ""}`} role="status">${status}</div>`}
+    <${SeatPanel} v=${v} seat=${bottom} me=${me} names=${names} pos="bottom" turn=${turnSeat === bottom} status=${st(bottom)} hideHand=${me !== null && me !== undefined} />
+    ${status && html`<div class=${`status ${myTurn || claims.length ? "mine" : ""}`} role="status">${status}
+      ${deadline && (myTurn || claims.length > 0) && html` · <${Countdown} deadline=${deadline} />`}</div>`}
     ${onAct && html`<${ClaimBar} options=${claims} onAct=${onAct} disabled=${!!pending} />`}
     ${showHint && html`<${Hint} hint=${hint} />`}
     ${me !== null && me !== undefined && html`<${Hand} hand=${hand} discards=${onAct && !pending ? discards : {}}

@@ -1,0 +1,299 @@
+"""Load on ``paohuzi serve``: N rooms, three bot clients each, over real WebSockets.
+
+The script starts the server itself (a subprocess on a free loopback port, a fresh
+SQLite file unless ``--db`` names a database), seats three guest clients in each room
+(``paohuzi.server.client``, the client ``paohuzi bot`` uses), starts the matches, lets
+them play for a warm-up and then measures for ``--seconds``. A room whose match ends
+starts another. Prints one JSON object:
+
+- ``decisions_per_second``: intents acknowledged in the window (each one committed to
+  the database before its ack), per second;
+- ``p50_ms``/``p95_ms``/``p99_ms``/``max_ms``: from sending an intent to its ack;
+- ``rounds``: rounds that started in the window; ``errors``: error messages and failed
+  clients; ``server_rss_mb``; ``server_cpu``/``clients_cpu``: CPU seconds per second.
+
+``--quick`` (2 rooms, 3 s) is the smoke test's short form.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing as mp
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _start_server(db: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    import httpx
+
+    port = _free_port()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
+    with log.open("ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "paohuzi", "serve", "--port", str(port), "--db", db],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"error: the server exited: {log.read_text()[-2000:]}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                return proc, base
+        time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"error: the server did not become ready: {log.read_text()[-2000:]}")
+
+
+class _Window:
+    """What the clients of one process saw while the window was open."""
+
+    def __init__(self) -> None:
+        self.open = False
+        self.latencies: list[float] = []
+        self.rounds = 0
+        self.errors = 0
+
+    def ack(self, dt: float) -> None:
+        if self.open:
+            self.latencies.append(dt)
+
+    def round(self, index: int) -> None:
+        if self.open and index > 0:
+            self.rounds += 1
+
+
+async def _room_forever(
+    base: str, args: Any, w: _Window, seed: int, started: asyncio.Event, setup: asyncio.Semaphore
+) -> None:
+    """Three clients in a room; a new room each time the match ends."""
+    from paohuzi.bots import make_bot
+    from paohuzi.server.client import SeatPlayer, ServerClient
+
+    clients = [ServerClient(base, timeout=120) for _ in range(3)]
+    try:
+        async with setup:  # a few rooms at a time, so start-up does not swamp the server
+            for i, c in enumerate(clients):
+                await c.guest(f"load{seed}-{i}")
+        n = 0
+        while True:
+            async with setup:
+                code = await clients[0].create_room(rounds=args.rounds)
+                for c in clients:
+                    await c.join(code)
+            players = [
+                SeatPlayer(
+                    c.ws_url(code),
+                    str(c.token),
+                    make_bot(args.bot, seed * 7 + n * 3 + i),
+                    on_ack=w.ack,
+                    on_round=w.round if i == 0 else None,
+                )
+                for i, c in enumerate(clients)
+            ]
+            tasks = [asyncio.create_task(p.play()) for p in players]
+            await clients[0].start(code)
+            started.set()
+            if w.open:
+                w.rounds += 1  # the new match's first round
+            await asyncio.gather(*tasks)
+            w.errors += sum(len(p.errors) for p in players)
+            n += 1
+    finally:
+        for c in clients:
+            await c.aclose()
+
+
+async def _clients(base: str, rooms: list[int], args: Any, conn: Connection) -> None:
+    w = _Window()
+    started = [asyncio.Event() for _ in rooms]
+    setup = asyncio.Semaphore(8)
+    tasks = [
+        asyncio.create_task(_room_forever(base, args, w, seed, ev, setup))
+        for seed, ev in zip(rooms, started, strict=True)
+    ]
+    waits = [asyncio.create_task(ev.wait()) for ev in started]
+    pending: set[asyncio.Task[Any]] = set(waits)
+    while pending:  # every room is playing (or one failed), then the warm-up
+        _, pending = await asyncio.wait(
+            pending | {t for t in tasks if not t.done()}, return_when=asyncio.FIRST_COMPLETED
+        )
+        failed = [t for t in tasks if t.done()]
+        if failed:
+            conn.send(f"error: a room's clients failed: {failed[0].exception()!r}"[:500])
+            return
+        pending = {t for t in waits if not t.done()}
+    await asyncio.sleep(args.warmup)
+    conn.send("ready")
+    await asyncio.to_thread(conn.recv)  # "go"
+    w.open = True
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    await asyncio.sleep(args.seconds)
+    w.open = False
+    wall = time.perf_counter() - t0
+    failed = [t for t in tasks if t.done() and t.exception() is not None]
+    conn.send(
+        {
+            "latencies": w.latencies,
+            "rounds": w.rounds,
+            "errors": w.errors + len(failed),
+            "failures": [repr(t.exception())[:300] for t in failed[:3]],
+            "cpu": (time.process_time() - cpu0) / wall,
+        }
+    )
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _client_main(base: str, rooms: list[int], args: Any, conn: Connection) -> None:
+    sys.path.insert(0, str(SRC))
+    asyncio.run(_clients(base, rooms, args, conn))
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    i = min(len(sorted_values) - 1, max(0, round(q * (len(sorted_values) - 1))))
+    return sorted_values[i]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rooms", type=int, default=10)
+    ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--db", help="SQLAlchemy URL (default: a new SQLite file)")
+    ap.add_argument("--bot", default="random", help="random or heuristic")
+    ap.add_argument("--procs", type=int, default=1, help="client processes")
+    ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--rounds", type=int, default=8, help="rounds per match")
+    ap.add_argument("--profile", help="py-spy the server in the window: collapsed stacks here")
+    ap.add_argument("--quick", action="store_true", help="2 rooms, 3 s (the smoke test)")
+    args = ap.parse_args()
+    if args.quick:
+        args.rooms, args.seconds, args.warmup = 2, 3.0, 1.0
+    if args.rooms < 1 or args.seconds <= 0 or args.procs < 1:
+        raise SystemExit("error: --rooms and --procs are at least 1, --seconds above 0")
+
+    with tempfile.TemporaryDirectory(prefix="paohuzi-load-") as tmp:
+        db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
+        server, base = _start_server(db, Path(tmp) / "server.log")
+        try:
+            out = _measure(server, base, db, args)
+        finally:
+            server.terminate()
+            try:
+                server.wait(15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    print(json.dumps(out))
+
+
+def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> dict[str, Any]:
+    from sqlalchemy.engine import make_url
+
+    ctx = mp.get_context("spawn")
+    procs = min(args.procs, args.rooms)
+    pipes, children = [], []
+    for k in range(procs):
+        here, there = ctx.Pipe()
+        rooms = list(range(k, args.rooms, procs))
+        p = ctx.Process(target=_client_main, args=(base, rooms, args, there), daemon=True)
+        p.start()
+        pipes.append(here)
+        children.append(p)
+    for c in pipes:
+        said = c.recv() if c.poll(600) else "error: the rooms did not start within 600 s"
+        if said != "ready":
+            server.terminate()
+            raise SystemExit(said)
+    spy = None
+    if args.profile:  # where the server's time goes (pip install py-spy)
+        spy = subprocess.Popen(
+            ["py-spy", "record", "--format", "raw", "--rate", "200", "--nonblocking",
+             "-d", str(int(args.seconds)), "-o", args.profile, "-p", str(server.pid)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+    import httpx
+
+    before = httpx.get(f"{base}/stats", timeout=30).json()["commits"]
+    cpu0, t0 = _cpu_seconds(server.pid), time.perf_counter()
+    for c in pipes:
+        c.send("go")
+    results = [c.recv() for c in pipes]
+    wall = time.perf_counter() - t0
+    server_cpu_s = _cpu_seconds(server.pid) - cpu0
+    after = httpx.get(f"{base}/stats", timeout=30).json()["commits"]
+    transactions = after["transactions"] - before["transactions"]
+    writes = after["writes"] - before["writes"]
+    server_cpu = server_cpu_s / wall
+    rss = _rss_mb(server.pid)
+    for p in children:
+        p.join(10)
+    if spy is not None:
+        spy.wait(60)
+    lat = sorted(x for r in results for x in r["latencies"])
+    return {
+        "rooms": args.rooms,
+        "seconds": args.seconds,
+        "db": make_url(db).get_backend_name(),
+        "bot": args.bot,
+        "client_processes": procs,
+        "decisions": len(lat),
+        "decisions_per_second": round(len(lat) / args.seconds, 1),
+        "p50_ms": round(_percentile(lat, 0.50) * 1000, 2),
+        "p95_ms": round(_percentile(lat, 0.95) * 1000, 2),
+        "p99_ms": round(_percentile(lat, 0.99) * 1000, 2),
+        "max_ms": round((lat[-1] if lat else 0.0) * 1000, 2),
+        "rounds": sum(r["rounds"] for r in results),
+        "errors": sum(r["errors"] for r in results),
+        "failures": [f for r in results for f in r["failures"]],
+        "transactions_per_second": round(transactions / wall, 1),
+        "decisions_per_transaction": round(writes / transactions, 2) if transactions else 0.0,
+        "server_cpu_ms_per_decision": round(server_cpu_s * 1000 / len(lat), 2) if lat else 0.0,
+        "server_rss_mb": round(rss, 1),
+        "server_cpu": round(server_cpu, 2),
+        "clients_cpu": round(sum(r["cpu"] for r in results), 2),
+        "cpus": os.cpu_count(),
+    }
+
+
+if __name__ == "__main__":
+    main()

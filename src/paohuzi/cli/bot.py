@@ -1,0 +1,147 @@
+"""``paohuzi bot``: a bot that plays a seat of a server's room over WebSockets, like a person.
+
+It signs in as a guest, takes a free seat and plays every decision it is prompted for
+with one of ``paohuzi.bots`` until the match is over. ``--new`` makes it the host of a
+new room instead (``--fill`` seats the server's bots in the other seats); the host starts
+the match once three seats are taken.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .app import app
+from .errors import fail
+
+__all__ = ["bot_cmd"]
+
+
+@app.command("bot")
+def bot_cmd(
+    server: Annotated[
+        str, typer.Option(help="The server, http://HOST:PORT.", envvar="PAOHUZI_SERVER")
+    ],
+    room: Annotated[str | None, typer.Option(help="The six-digit room code to join.")] = None,
+    new: Annotated[
+        bool, typer.Option("--new", help="Create a room and host it (prints its code).")
+    ] = False,
+    bot: Annotated[str, typer.Option(help="random, heuristic or search.")] = "heuristic",
+    name: Annotated[str | None, typer.Option(help="Nickname (default: '<bot> bot').")] = None,
+    fill: Annotated[
+        str | None,
+        typer.Option(help="With --new: seat the server's bots (random or heuristic) in the rest."),
+    ] = None,
+    rounds: Annotated[int, typer.Option(min=1, max=32, help="With --new: rounds.")] = 1,
+    wait: Annotated[
+        float, typer.Option(min=0, help="With --new: seconds to wait for the room to fill.")
+    ] = 300,
+    record: Annotated[
+        Path | None, typer.Option(help="Save the finished match's record here (paohuzi replay).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the bot's choices.")] = None,
+) -> None:
+    """Play a seat of a room on a paohuzi server with a bot until the match is over."""
+    try:
+        from ..bots import BOTS
+        from ..server.client import ClientError, check_server_url
+    except ImportError as e:  # pragma: no cover - depends on the install
+        fail(f"paohuzi bot needs: pip install 'paohuzi[server]' ({e})")
+    if (room is None) == (not new):
+        fail("give either --room CODE or --new")
+    if room is not None and not (len(room) == 6 and room.isdigit()):
+        fail(f"--room {room!r}: a room code is six digits")
+    if bot not in BOTS:
+        fail(f"--bot {bot!r}: choose from {', '.join(sorted(BOTS))}")
+    if fill is not None and not new:
+        fail("--fill goes with --new")
+    if record is not None and record.is_dir():
+        fail(f"--record {record}: is a directory")
+    try:
+        check_server_url(server)
+        asyncio.run(_run(server, room, bot, name or f"{bot} bot", fill, rounds, wait, record, seed))
+    except ClientError as e:
+        fail(str(e), 2 if e.bad_input else 1)
+
+
+async def _run(
+    server: str,
+    room: str | None,
+    bot: str,
+    name: str,
+    fill: str | None,
+    rounds: int,
+    wait: float,
+    record: Path | None,
+    seed: int | None,
+) -> None:
+    from ..bots import make_bot
+    from ..server.client import ClientError, SeatPlayer, ServerClient
+
+    http = ServerClient(server)
+    try:
+        await http.guest(name)
+        assert http.token is not None
+        host = room is None
+        if room is None:
+            room = await http.create_room(rounds=rounds)
+            seat = await http.join(room)
+            if fill is not None:
+                await http.add_bots(room, fill)
+            typer.echo(f"room {room}: seat {seat}; others join with --room {room}")
+        else:
+            info = await http.room(room)
+            if info["status"] != "open":
+                raise ClientError(f"room {room} has {info['status']}", bad_input=True)
+            seat = await http.join(room)
+            typer.echo(f"room {room}: seat {seat}")
+        player = SeatPlayer(http.ws_url(room), http.token, make_bot(bot, seed))
+        play = asyncio.create_task(player.play())
+        if host:
+            await _start_when_full(http, room, wait, play)
+        over = await play
+        await _report(http, player, over, record)
+    finally:
+        await http.aclose()
+
+
+async def _start_when_full(http: Any, room: str, wait: float, play: asyncio.Task[Any]) -> None:
+    """As the host: start the match once three seats are taken (or give up after ``wait``)."""
+    from ..server.client import ClientError
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    while True:
+        info = await http.room(room)
+        if all(s is not None for s in info["seats"]):
+            break
+        if play.done():
+            return  # play() failed; awaiting it reports why
+        if loop.time() > deadline:
+            play.cancel()
+            raise ClientError(f"room {room} did not fill within {wait:g} s")
+        await asyncio.sleep(0.2)
+    await http.start(room)
+
+
+async def _report(http: Any, player: Any, over: dict[str, Any], record: Path | None) -> None:
+    seat = player.seat
+    totals = over.get("totals")
+    net = f", net {totals[seat]:+d} 悟性" if totals and seat is not None else ""
+    again = f", reconnected {player.reconnects} times" if player.reconnects else ""
+    typer.echo(
+        f"match {over.get('match_id')} over: seat {seat}{net}, "
+        f"{player.decisions} decisions{again}, balances {over.get('balances')}"
+    )
+    if record is not None and over.get("match_id") is not None:
+        rec = await http.record(int(over["match_id"]))
+        try:
+            record.parent.mkdir(parents=True, exist_ok=True)
+            record.write_text(json.dumps(rec, ensure_ascii=False, indent=1), encoding="utf-8")
+        except OSError as e:
+            fail(f"--record {record}: cannot write it ({e.strerror or e})", 1)
+        typer.echo(f"record saved: {record} (paohuzi replay {record})")

@@ -1,0 +1,265 @@
+"""A client of ``paohuzi serve`` that plays a seat with a bot, as a person's client would.
+
+It signs in as a guest over HTTP, takes a seat, and plays over the WebSocket
+(docs/protocol.md): each prompt with legal actions carries the seat's view, which is
+turned back into a :class:`~paohuzi.core.views.SeatView` for the bot; a dropped socket
+is reopened with ``since`` and the unacknowledged intent sent again (the server applies
+a ``client_id`` once). ``paohuzi bot`` and ``benchmarks/server_load.py`` use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import websockets
+
+from ..bots import Bot
+from .protocol import LegalAction, view_from_dict
+
+__all__ = ["ClientError", "SeatPlayer", "ServerClient", "check_server_url"]
+
+
+class ClientError(Exception):
+    """Something the client cannot go on from; the message is one line for ``error:``.
+
+    ``bad_input`` is True when the user's input (the URL, the room code) is at fault.
+    """
+
+    def __init__(self, message: str, *, bad_input: bool = False) -> None:
+        super().__init__(message)
+        self.bad_input = bad_input
+
+
+def check_server_url(url: str) -> str:
+    """``http(s)://HOST[:PORT]`` without a trailing slash, or a :class:`ClientError`."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ClientError(f"--server {url!r}: expected http://HOST:PORT", bad_input=True)
+    try:
+        parts.port  # noqa: B018 - raises on a bad port
+    except ValueError:
+        raise ClientError(f"--server {url!r}: bad port", bad_input=True) from None
+    if parts.path.strip("/") or parts.query or parts.fragment:
+        raise ClientError(f"--server {url!r}: expected no path: http://HOST:PORT", bad_input=True)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+class ServerClient:
+    """The HTTP calls a seat needs (async); errors become :class:`ClientError`."""
+
+    def __init__(self, base: str, token: str | None = None, timeout: float = 30) -> None:
+        self.base = check_server_url(base)
+        self.token = token
+        self.http = httpx.AsyncClient(base_url=self.base, timeout=timeout)
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        await self.http.aclose()
+
+    def ws_url(self, code: str) -> str:
+        """The room's WebSocket address."""
+        scheme = "wss" if self.base.startswith("https") else "ws"
+        return f"{scheme}://{self.base.split('://', 1)[1]}/ws/{code}"
+
+    async def call(self, method: str, path: str, body: Any = None) -> Any:
+        """One request; the answer's JSON, or a ClientError quoting the server's reason."""
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        try:
+            r = await self.http.request(method, path, json=body, headers=headers)
+        except httpx.HTTPError as e:
+            why = str(e) or type(e).__name__
+            raise ClientError(f"cannot reach the server at {self.base}: {why}") from None
+        if r.status_code >= 400:
+            try:
+                reason = r.json().get("reason") or r.text
+            except ValueError:
+                reason = r.text[:200]
+            raise ClientError(f"{method} {path}: {r.status_code} {reason}", bad_input=True)
+        return r.json() if r.content else None
+
+    async def guest(self, nickname: str) -> dict[str, Any]:
+        """Sign in as a new guest; keeps the token."""
+        out: dict[str, Any] = await self.call("POST", "/accounts/guest", {"nickname": nickname})
+        self.token = out["token"]
+        return out
+
+    async def create_room(self, rounds: int = 1, public: bool = True) -> str:
+        """A new room hosted by this account; its code."""
+        room = await self.call("POST", "/rooms", {"rounds": rounds, "public": public})
+        return str(room["code"])
+
+    async def room(self, code: str) -> dict[str, Any]:
+        """The room: seats, status, match id."""
+        out: dict[str, Any] = await self.call("GET", f"/rooms/{code}")
+        return out
+
+    async def join(self, code: str, seat: int | None = None) -> int:
+        """Take a seat (the first free one by default)."""
+        return int((await self.call("POST", f"/rooms/{code}/join", {"seat": seat}))["seat"])
+
+    async def add_bots(self, code: str, bot: str) -> None:
+        """Fill every free seat with one of the server's bots (host only)."""
+        await self.call("POST", f"/rooms/{code}/bots", {"bot": bot})
+
+    async def start(self, code: str) -> int:
+        """Start the match (host only); its id."""
+        return int((await self.call("POST", f"/rooms/{code}/start"))["match_id"])
+
+    async def record(self, match_id: int) -> dict[str, Any]:
+        """A finished match's record (docs/record-format.md)."""
+        out: dict[str, Any] = await self.call("GET", f"/matches/{match_id}/record")
+        return out
+
+
+@dataclass
+class SeatPlayer:
+    """Plays one seat of a room with ``bot`` until the match is over.
+
+    ``latencies`` holds, per acknowledged intent, the seconds from sending it to its ack;
+    ``on_ack`` (if given) is called with each such figure, ``on_round`` with the index of
+    each round as it starts (as this seat first hears of it).
+    """
+
+    ws_url: str
+    token: str
+    bot: Bot
+    on_ack: Callable[[float], None] | None = None
+    on_round: Callable[[int], None] | None = None  # called with each new round's index
+    give_up_after: float = 30.0  # seconds without a working connection
+    seat: int | None = None
+    match_id: int | None = None
+    seq: int = 0  # the seat's events so far
+    over: dict[str, Any] | None = None
+    latencies: list[float] = field(default_factory=list)
+    decisions: int = 0  # intents acknowledged (duplicates once)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    reconnects: int = 0
+    _prompt: dict[str, Any] | None = None
+    _acted_since: int | None = None
+    _pending: dict[str, Any] | None = None
+    _sent_at: float = 0.0
+    _n: int = 0
+    _heard: float = 0.0  # when the last message came
+    _round: int = -1
+
+    async def play(self) -> dict[str, Any]:
+        """Play to the end; the ``match_over`` message."""
+        last_heard = time.monotonic()
+        while True:
+            why = "the server closed the socket"
+            try:
+                async with websockets.connect(self.ws_url, open_timeout=10, compression=None) as ws:
+                    await self._session(ws)
+            except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidURI,
+                    websockets.InvalidHandshake) as e:  # fmt: skip
+                why = str(e) or type(e).__name__
+            if self.over is not None:
+                return self.over
+            if self._heard > last_heard:
+                last_heard = self._heard
+            if time.monotonic() - last_heard > self.give_up_after:
+                raise ClientError(f"lost the server at {self.ws_url}: {why}")
+            self.reconnects += 1
+            await asyncio.sleep(0.2)
+
+    async def _session(self, ws: Any) -> None:
+        hello: dict[str, Any] = {"type": "auth", "token": self.token}
+        if self.seq:
+            hello["since"] = self.seq
+        await ws.send(json.dumps(hello))
+        if self._pending is not None:  # an intent the server may never have received
+            self._sent_at = time.perf_counter()
+            await ws.send(json.dumps(self._pending))
+        async for text in ws:
+            self._heard = time.monotonic()
+            await self._on(ws, json.loads(text))
+            if self.over is not None and self._pending is None:
+                return  # (an intent resent on reconnecting is answered after match_over)
+
+    async def _on(self, ws: Any, m: dict[str, Any]) -> None:
+        t = m["type"]
+        if t == "event":
+            if m["seq"] != self.seq + 1:  # a gap: ask for the seat's state again
+                await ws.send('{"type": "resync"}')
+                return
+            self.seq = m["seq"]
+        elif t == "snapshot":
+            self.seat, self.match_id, self.seq = m["seat"], m["match_id"], m["seq"]
+            self._prompted(m)
+            await self._act(ws)
+        elif t == "prompt":
+            self._prompted(m)
+            await self._act(ws)
+        elif t == "ack":
+            self._acked(m)
+            await self._act(ws)
+        elif t == "error":
+            await self._error(ws, m)
+        elif t == "match_over":
+            self.over = m
+
+    def _prompted(self, m: dict[str, Any]) -> None:
+        self._prompt = m
+        if m["round"] > self._round:
+            self._round = m["round"]
+            if self.on_round is not None:
+                self.on_round(m["round"])
+
+    def _acked(self, m: dict[str, Any]) -> None:
+        if self._pending is None or m["client_id"] != self._pending["client_id"]:
+            return
+        dt = time.perf_counter() - self._sent_at
+        self.latencies.append(dt)
+        self.decisions += 1
+        if self.on_ack is not None:
+            self.on_ack(dt)
+        self._pending = None
+
+    async def _error(self, ws: Any, m: dict[str, Any]) -> None:
+        code = m.get("code")
+        if code == "match_over":
+            self._pending = None
+            if self.over is None:
+                self.over = {"type": "match_over", "match_id": self.match_id}
+            return
+        if code in ("not_seated", "no_room", "unauthenticated", "private"):
+            raise ClientError(f"the server refused the seat: {m.get('reason')}", bad_input=True)
+        self.errors.append(m)
+        if self._pending is None or m.get("client_id") != self._pending["client_id"]:
+            return
+        if code == "internal":  # not applied: the same intent again
+            await asyncio.sleep(0.05)
+            self._sent_at = time.perf_counter()
+            await ws.send(json.dumps(self._pending))
+            return
+        self._pending = None
+        if code in ("illegal", "bad_action"):  # never expected; play on rather than hang
+            self._acted_since = None
+            await self._act(ws, fallback=True)
+        else:
+            await self._act(ws)
+
+    async def _act(self, ws: Any, fallback: bool = False) -> None:
+        m = self._prompt
+        if m is None or not m["legal"] or self._pending is not None:
+            return
+        if m["since"] == self._acted_since or m.get("view") is None:
+            return
+        if fallback:
+            aid = int(m["legal"][0]["id"])
+        else:
+            legal = [LegalAction(id=a["id"], text=a["text"]) for a in m["legal"]]
+            aid = self.bot.act(view_from_dict(m["view"], legal)).id
+        self._acted_since = m["since"]
+        self._n += 1
+        self._pending = {"type": "act", "action": aid, "version": m["version"],
+                         "client_id": f"{self.seat}-{m['since']}-{self._n}"}  # fmt: skip
+        self._sent_at = time.perf_counter()
+        await ws.send(json.dumps(self._pending))

@@ -1,0 +1,130 @@
+"""Group commit: the decisions of many tables written in one transaction, one sync to disk.
+
+A table hands its rows (inserted with one multi-row statement per table, not through
+the ORM) and any further write (a coroutine function of a session) to the database's
+:class:`GroupCommitter` and waits until they are committed. One writer task takes every
+write queued while the previous transaction was being committed and commits them
+together, so a hundred tables cost one fsync instead of a hundred, and SQLite's single
+writer lock is never fought over. Nothing is acknowledged before its transaction has
+committed. When a shared transaction fails, each of its writes is tried again alone, so
+one bad write fails only its own table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from sqlalchemy import Table, insert
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+__all__ = ["GroupCommitter", "Row", "Write", "close_committer", "committer_for"]
+
+log = logging.getLogger("paohuzi.server")
+
+Write = Callable[[AsyncSession], Awaitable[None]]
+Row = tuple[Table, dict[str, Any]]
+_Item = tuple[Write | None, Sequence[Row], "asyncio.Future[None]"]
+
+
+class GroupCommitter:
+    """Batches writes into shared transactions; ``commit`` returns once one is durable."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], max_batch: int = 500) -> None:
+        self.sessions = sessions
+        self.max_batch = max_batch
+        self.batches = 0  # transactions committed
+        self.writes = 0  # writes in them
+        self._queue: list[_Item] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def commit(self, write: Write | None = None, rows: Sequence[Row] = ()) -> None:
+        """Insert ``rows`` and run ``write`` in a transaction (maybe shared with other
+        tables'); return once it is committed.
+
+        Raises what the write or the commit raised when it failed alone.
+        """
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop or self._task is None or self._task.done():
+            self._start(loop)
+        assert self._wake is not None
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.append((write, rows, done))
+        self._wake.set()
+        await done
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._wake = asyncio.Event()
+        self._task = loop.create_task(self._writer(), name="paohuzi-group-commit")
+
+    async def _writer(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                batch = self._queue[: self.max_batch]
+                del self._queue[: self.max_batch]
+                await self._write(batch)
+
+    async def _write(self, batch: list[_Item]) -> None:
+        by_table: dict[Table, list[dict[str, Any]]] = {}
+        for _, rows, _ in batch:
+            for table, row in rows:
+                by_table.setdefault(table, []).append(row)
+        try:
+            async with self.sessions() as db, db.begin():
+                for table, values in by_table.items():
+                    await db.execute(insert(table), values)
+                for write, _, _ in batch:
+                    if write is not None:
+                        await write(db)
+        except Exception as e:
+            if len(batch) > 1:  # find the one that failed: each alone
+                for item in batch:
+                    await self._write([item])
+                return
+            if not batch[0][2].done():
+                batch[0][2].set_exception(e)
+            return
+        self.batches += 1
+        self.writes += len(batch)
+        for _, _, done in batch:
+            if not done.done():
+                done.set_result(None)
+
+    async def close(self) -> None:
+        """Write what is queued, then stop the writer task."""
+        if self._task is None or self._task.done():
+            return
+        while self._queue:
+            await asyncio.sleep(0.001)
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        log.info("group commit: %d writes in %d transactions", self.writes, self.batches)
+
+
+_COMMITTERS: weakref.WeakKeyDictionary[Any, GroupCommitter] = weakref.WeakKeyDictionary()
+
+
+def committer_for(sessions: async_sessionmaker[AsyncSession]) -> GroupCommitter:
+    """The committer of a database (one per session factory)."""
+    c = _COMMITTERS.get(sessions)
+    if c is None:
+        c = _COMMITTERS[sessions] = GroupCommitter(sessions)
+    return c
+
+
+async def close_committer(sessions: async_sessionmaker[AsyncSession]) -> None:
+    """Finish and stop a database's committer (at shutdown)."""
+    c = _COMMITTERS.get(sessions)
+    if c is not None:
+        await c.close()

@@ -1,0 +1,204 @@
+"""``paohuzi bot`` and its client: seats played over real WebSockets, like a person's."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import paohuzi
+from paohuzi.cli.errors import run
+from paohuzi.server.protocol import LegalAction, view_from_dict, view_to_dict
+
+from .conftest import SRC, Server, free_port
+
+
+def test_a_views_json_turns_back_into_the_same_view() -> None:
+    """What a bot client rebuilds from a prompt is exactly the view the core made."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(12):
+        st = paohuzi.new_game(seed=seed)
+        while not st.over:
+            for s in range(3):
+                v = paohuzi.view(st, s)
+                if v.legal:
+                    legal = [LegalAction(id=a.id, text=a.text()) for a in v.legal]
+                    assert view_from_dict(view_to_dict(v), legal) == v
+                    checked += 1
+            seat = st.to_act()[0]
+            st.apply(seat, rng.choice(st.legal_actions(seat)))
+        with pytest.raises(ValueError, match="finished round"):
+            view_from_dict(view_to_dict(paohuzi.view(st, 0)), [])
+    assert checked > 300
+
+
+def _bot(server: str, *args: str) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "paohuzi", "bot", "--server", server, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def test_three_bot_processes_play_a_match_and_its_record_replays(
+    server: Server, tmp_path: Path
+) -> None:
+    """A person-less room: a host bot (--new) and two that join with the code it prints;
+    they play the match to its end and the record they save replays."""
+    procs: list[subprocess.Popen[str]] = []
+    try:
+        rec = tmp_path / "match.json"
+        host = _bot(server.http, "--new", "--rounds", "2", "--record", str(rec), "--seed", "1")
+        procs.append(host)
+        assert host.stdout is not None
+        first = host.stdout.readline()
+        code = re.match(r"room (\d{6}): seat 0", first)
+        assert code, first
+        for i in (2, 3):
+            procs.append(_bot(server.http, "--room", code[1], "--bot", "random", "--seed", str(i)))
+        outs = [p.communicate(timeout=90) for p in procs]
+        for p, (out, err) in zip(procs, outs, strict=True):
+            assert p.returncode == 0 and err == "", (out, err)
+        lines = [out.strip().splitlines()[-1] for out, _ in outs[1:]]
+        lines.insert(0, outs[0][0].strip().splitlines()[-2])
+        decided = [int(_find(r"(\d+) decisions", line)) for line in lines]
+        assert sorted(int(_find(r"seat (\d)", line)) for line in lines) == [0, 1, 2]
+        assert f"record saved: {rec}" in outs[0][0]
+
+        from paohuzi.core.record import loads
+        from paohuzi.tui.replay import load_rounds
+
+        rounds = load_rounds(loads(rec.read_text(encoding="utf-8")))  # what paohuzi replay checks
+        assert len(rounds) == 2
+        record = paohuzi.MatchRecord.from_json(rec.read_text(encoding="utf-8"))
+        states = paohuzi.replay_match(record)
+        assert all(st.over for st in states)
+        # No server-side bots: every decision of the match was one of theirs, acked once.
+        assert sum(decided) == sum(len(r.actions) for r in record.rounds)
+        totals = [int(_find(r"net ([+-]\d+)", line)) for line in lines]
+        assert sum(totals) == 0
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+def _find(pattern: str, text: str) -> str:
+    m = re.search(pattern, text)
+    assert m, (pattern, text)
+    return m[1]
+
+
+async def test_a_dropped_socket_reconnects_and_resyncs(server: Server) -> None:
+    """The client's socket is cut again and again mid-match; each time it reconnects with
+    ``since``, resends what was not acknowledged, and the match still ends, every
+    decision acknowledged once."""
+    import asyncio
+
+    from paohuzi.bots import make_bot
+    from paohuzi.server.client import SeatPlayer, ServerClient
+
+    clients = [ServerClient(server.http) for _ in range(3)]
+    try:
+        for i, c in enumerate(clients):
+            await c.guest(f"drop{i}")
+        code = await clients[0].create_room(rounds=1)
+        for c in clients:
+            await c.join(code)
+        players = [
+            SeatPlayer(c.ws_url(code), str(c.token), make_bot("random", i))
+            for i, c in enumerate(clients)
+        ]
+        cut = players[1]
+        sockets: list[object] = []
+        original = cut._session
+
+        async def session(ws: object) -> None:
+            sockets.append(ws)
+            await original(ws)
+
+        cut._session = session  # type: ignore[method-assign]
+
+        async def cutter() -> None:
+            for n in range(2, 40, 3):
+                while cut.decisions < n and cut.over is None:
+                    await asyncio.sleep(0.002)
+                if cut.over is None:
+                    await sockets[-1].close()  # type: ignore[attr-defined]
+
+        tasks = [asyncio.create_task(p.play()) for p in players]
+        cutting = asyncio.create_task(cutter())
+        await asyncio.sleep(0.1)
+        match_id = await clients[0].start(code)
+        await asyncio.wait_for(asyncio.gather(*tasks), 60)
+        cutting.cancel()
+        assert cut.reconnects >= 1
+        record = paohuzi.MatchRecord.from_dict(await clients[0].record(match_id))
+        assert sum(p.decisions for p in players) == sum(len(r.actions) for r in record.rounds)
+        assert all(len(p.latencies) == p.decisions for p in players)
+    finally:
+        for c in clients:
+            await c.aclose()
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "says"),
+    [
+        (["--server", "localhost:8000", "--room", "123456"], 2, "--server 'localhost:8000'"),
+        (["--server", "http://h:99999", "--room", "123456"], 2, "bad port"),
+        (["--server", "http://h:1", "--room", "12x"], 2, "--room '12x'"),
+        (["--server", "http://h:1"], 2, "either --room CODE or --new"),
+        (["--server", "http://h:1", "--room", "123456", "--bot", "nope"], 2, "--bot 'nope'"),
+        (["--server", "http://127.0.0.1:{dead}", "--new"], 1, "cannot reach the server"),
+        (["--server", "{live}", "--room", "000000"], 2, "no room '000000'"),
+    ],
+)
+def test_bad_server_or_room_is_one_error_line(
+    server: Server, args: list[str], status: int, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [a.format(dead=free_port(), live=server.http) for a in args]
+    assert run(["bot", *args]) == status
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "error:" in err[0] and says in err[0], err
+
+
+def test_readme_bot_command_plays_against_the_readme_serve_command(
+    server: Server, tmp_path: Path
+) -> None:
+    """The README's two commands go together: the bot command, pointed at the port the
+    serve command uses (here the test server's), plays a match and saves its record."""
+    from tests.test_readme import BIN, marked
+
+    serve, bot = marked("serve-command"), marked("bot-command")
+    assert "--port 8000" in serve and "http://127.0.0.1:8000" in bot
+    rec = tmp_path / "match.json"
+    cmd = (
+        bot.replace(".venv/bin/", f"{BIN}/")
+        .replace("http://127.0.0.1:8000", server.http)
+        .replace("/tmp/paohuzi-match.json", str(rec))
+    )
+    path = os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
+    r = subprocess.run(
+        ["bash", "-c", cmd],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    assert re.search(r"match \d+ over: seat 0, net [+-]\d+ 悟性, [1-9]\d* decisions", r.stdout)
+    record = paohuzi.MatchRecord.from_json(rec.read_text(encoding="utf-8"))
+    assert all(st.over for st in paohuzi.replay_match(record))
