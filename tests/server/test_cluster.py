@@ -16,6 +16,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -26,9 +27,9 @@ from .conftest import (
     Server,
     Sock,
     check_ledger,
-    discard_turn,
     guest,
     join,
+    my_turn,
     replayed,
     room,
     seat_events,
@@ -125,6 +126,18 @@ class Roamer(Player):
                 self.reconnects += 1
                 self.at = (self.at + 1) % len(self.servers)
                 await asyncio.sleep(0.05)
+
+
+async def discard_turn(sock: Sock) -> dict[str, Any]:
+    """Answer the seat's claims (过 when it may) until it is asked to discard: a decision
+    only this seat can take, so nothing moves until it does."""
+    while True:
+        m = await sock.until(my_turn, timeout=30)
+        if all(a["text"].startswith("打") for a in m["legal"]):
+            return m
+        ids = [a["id"] for a in m["legal"]]
+        aid = 20 if 20 in ids else ids[0]
+        await sock.send(type="act", action=aid, version=m["version"], client_id=f"c{m['since']}")
 
 
 def _owner_pid(redis_url: str, match_id: int) -> int:
