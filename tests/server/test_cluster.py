@@ -299,3 +299,25 @@ def _stuck(workers: list[Server], players: list[Player]) -> str:
         lines.append(f"seat {p.seat} pending {p.pending} errors {p.errors[-3:]}")
         lines += [f"    {m}"[:300] for m in p.messages[-4:]]
     return "\n".join(lines)
+
+
+def test_readme_cluster_commands_name_real_options() -> None:
+    """The README's cluster block (not run: it needs PostgreSQL and Redis on fixed ports):
+    every option it uses is one its command offers."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- cluster-command -->\n```sh\n", 1)[1].split("```", 1)[0]
+    env = {**os.environ, "COLUMNS": "200", "PYTHONPATH": str(root / "src")}
+    for line in block.strip().splitlines():
+        if "paohuzi serve" in line:
+            cmd = [sys.executable, "-m", "paohuzi", "serve", "--help"]
+        else:
+            cmd = [sys.executable, str(root / "benchmarks" / "server_load.py"), "--help"]
+        help_text = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
+        for opt in re.findall(r"(--[a-z-]+)", line):
+            assert opt in help_text, (opt, line)
