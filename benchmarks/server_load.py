@@ -10,7 +10,8 @@ starts another. Prints one JSON object:
   the database before its ack), per second;
 - ``p50_ms``/``p95_ms``/``p99_ms``/``max_ms``: from sending an intent to its ack;
 - ``rounds``: rounds that started in the window; ``errors``: error messages and failed
-  clients; ``server_rss_mb``; ``server_cpu``/``clients_cpu``: CPU seconds per second.
+  clients (``stale`` intents, overtaken by another seat's decision, counted apart);
+  ``server_rss_mb``; ``server_cpu``/``clients_cpu``: CPU seconds per second.
 
 ``--quick`` (2 rooms, 3 s) is the smoke test's short form.
 """
@@ -88,6 +89,7 @@ class _Window:
         self.latencies: list[float] = []
         self.rounds = 0
         self.errors = 0
+        self.codes: dict[str, int] = {}
 
     def ack(self, dt: float) -> None:
         if self.open:
@@ -132,7 +134,10 @@ async def _room_forever(
             if w.open:
                 w.rounds += 1  # the new match's first round
             await asyncio.gather(*tasks)
-            w.errors += sum(len(p.errors) for p in players)
+            for p in players:
+                w.errors += len(p.errors)
+                for e in p.errors:
+                    w.codes[str(e.get("code"))] = w.codes.get(str(e.get("code")), 0) + 1
             n += 1
     finally:
         for c in clients:
@@ -173,6 +178,7 @@ async def _clients(base: str, rooms: list[int], args: Any, conn: Connection) -> 
             "latencies": w.latencies,
             "rounds": w.rounds,
             "errors": w.errors + len(failed),
+            "codes": w.codes,
             "failures": [repr(t.exception())[:300] for t in failed[:3]],
             "cpu": (time.process_time() - cpu0) / wall,
         }
@@ -284,6 +290,10 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
     if spy is not None:
         spy.wait(60)
     lat = sorted(x for r in results for x in r["latencies"])
+    codes: dict[str, int] = {}
+    for r in results:
+        for k, v in r["codes"].items():
+            codes[k] = codes.get(k, 0) + v
     return {
         "rooms": args.rooms,
         "seconds": args.seconds,
@@ -297,7 +307,10 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
         "p99_ms": round(_percentile(lat, 0.99) * 1000, 2),
         "max_ms": round((lat[-1] if lat else 0.0) * 1000, 2),
         "rounds": sum(r["rounds"] for r in results),
-        "errors": sum(r["errors"] for r in results),
+        # "stale": an intent overtaken by another seat's decision, the expected race
+        "errors": sum(r["errors"] for r in results) - codes.get("stale", 0),
+        "stale": codes.get("stale", 0),
+        "error_codes": codes,
         "failures": [f for r in results for f in r["failures"]],
         "transactions_per_second": round(transactions / wall, 1),
         "decisions_per_transaction": round(writes / transactions, 2) if transactions else 0.0,

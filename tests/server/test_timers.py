@@ -128,7 +128,7 @@ def _status(m: dict[str, object], seat: int) -> dict[str, object]:
 
 
 async def test_tuoguan_on_and_off_and_everyone_sees_it(fast: Server) -> None:
-    code, (me,) = seated_room(fast, 1, bot="heuristic", rounds=3)
+    code, (me,) = seated_room(fast, 1, bot="heuristic", rounds=8)  # long: 托管 goes fast
     sock = await Sock.open(fast, code, me)
     watcher = await Sock.open(fast, code, guest(fast, "w"), spectate=True)
     try:
@@ -153,10 +153,12 @@ async def test_tuoguan_on_and_off_and_everyone_sees_it(fast: Server) -> None:
         await sock.send(type="resync")
         mine = await sock.kind("snapshot")
         # 托管 off: every decision of the seat is its person's again, however slow.
-        assert await play_myself(sock, 1.2, delay=0.25) >= 1
+        assert await play_myself(sock, 1.2, delay=0.25) >= 1, sock.messages[-8:]
         assert server_moves(fast, mine["match_id"], 0, mine["version"]) == []
         await sock.send(type="tuoguan", on=True)
-        await sock.kind("match_over", timeout=60)
+        await sock.until(lambda m: m["type"] == "seats" and m["seats"][0]["tuoguan"])
+        await sock.send(type="dissolve", agree=True)  # the bots agree: the match ends
+        assert (await sock.kind("match_over", timeout=60))["dissolved"]
     finally:
         await sock.close()
         await watcher.close()
@@ -170,7 +172,7 @@ async def test_tuoguan_on_and_off_and_everyone_sees_it(fast: Server) -> None:
 
 
 async def test_a_disconnected_seat_is_played_after_the_grace_period(fast: Server) -> None:
-    code, (me,) = seated_room(fast, 1, bot="heuristic", rounds=3)
+    code, (me,) = seated_room(fast, 1, bot="heuristic", rounds=8)
     sock = await Sock.open(fast, code, me)
     watcher = await Sock.open(fast, code, guest(fast, "w2"), spectate=True)
     try:
@@ -197,8 +199,8 @@ async def test_a_disconnected_seat_is_played_after_the_grace_period(fast: Server
         # Connected again: the seat's decisions wait for its person, even past the grace.
         assert await play_myself(sock, 1.5, delay=GRACE * 1.2) >= 1
         assert server_moves(fast, snap["match_id"], 0, snap["version"]) == []
-        await sock.send(type="tuoguan", on=True)
-        await sock.kind("match_over", timeout=60)
+        await sock.send(type="dissolve", agree=True)  # the bots agree: the match ends
+        assert (await sock.kind("match_over", timeout=60))["dissolved"]
     finally:
         await sock.close()
         await watcher.close()

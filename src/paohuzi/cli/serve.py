@@ -61,6 +61,9 @@ def serve_cmd(
             help="Seconds a 解散 vote stays open (default: $PAOHUZI_DISSOLVE_SECONDS or 60)."
         ),
     ] = None,
+    log_format: Annotated[
+        str, typer.Option(help="Log lines as text or json.", envvar="PAOHUZI_LOG_FORMAT")
+    ] = "text",
     redis: Annotated[
         str | None,
         typer.Option(
@@ -93,6 +96,8 @@ def serve_cmd(
     except ValueError as e:
         typer.echo(f"paohuzi serve: {e}", err=True)
         raise typer.Exit(2) from None
+    if log_format not in ("text", "json"):
+        fail(f"--log-format {log_format!r}: choose text or json")
     url = db or default_db_url()
     backend_of(url)  # a bad URL is refused before anything starts
     if workers > 1 and redis is None:
@@ -109,7 +114,8 @@ def serve_cmd(
             typer.echo(f"--redis needs: pip install 'paohuzi[cluster]' ({e})", err=True)
             raise typer.Exit(2) from None
     with _database(url):
-        run(host, port, url, settings, redis_url=redis, lease_ms=lease_ms, workers=workers)
+        run(host, port, url, settings, log_format, redis_url=redis, lease_ms=lease_ms,
+            workers=workers)  # fmt: skip
 
 
 @db_app.command("upgrade")

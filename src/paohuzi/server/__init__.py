@@ -21,55 +21,60 @@ def run(
     port: int,
     db_url: str,
     settings: PlaySettings | None = None,
+    log_format: str = "text",
     *,
     redis_url: str | None = None,
     lease_ms: int = 2000,
     workers: int = 1,
 ) -> None:
-    """Migrate the database, then serve until interrupted; with ``workers`` > 1, that
-    many processes on one port (uvicorn's supervisor), each a worker of the cluster."""
-    import logging
+    """Migrate the database, then serve until interrupted (SIGTERM: a graceful stop); with
+    ``workers`` > 1, that many processes on one port (uvicorn's supervisor), each a worker
+    of the cluster (``redis_url``)."""
     import os
 
     import uvicorn
 
     from .app import create_app
     from .db import upgrade
+    from .logs import configure_logging
     from .protocol import MAX_FRAME
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    configure_logging(log_format)
     upgrade(db_url)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    print(f"paohuzi: open http://{shown}:{port}/ in a browser to play", flush=True)
     common: dict[str, object] = {
         "host": host,
         "port": port,
         "ws_max_size": MAX_FRAME,
         "ws_per_message_deflate": False,  # small messages: compressing costs more than it saves
         "log_level": "info",
+        "log_config": None,  # uvicorn's loggers go through configure_logging's handler
         "timeout_graceful_shutdown": 5,
     }
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    print(f"paohuzi: open http://{shown}:{port}/ in a browser to play", flush=True)
     if workers > 1:
         assert redis_url is not None, "several workers share tables through Redis"
         os.environ.update({"PAOHUZI_DB": db_url, "PAOHUZI_REDIS": redis_url,
                            "PAOHUZI_LEASE_MS": str(lease_ms)})  # fmt: skip
+        os.environ["PAOHUZI_LOG_FORMAT"] = log_format
         if settings is not None:
             os.environ["PAOHUZI_GRACE"] = str(settings.grace)
             os.environ["PAOHUZI_DISSOLVE_SECONDS"] = str(settings.dissolve_seconds)
         uvicorn.run("paohuzi.server:app_from_env", factory=True, workers=workers, **common)  # type: ignore[arg-type]
         return
-    uvicorn.run(create_app(db_url, settings, redis_url=redis_url, lease_ms=lease_ms), **common)  # type: ignore[arg-type]
+    app = create_app(db_url, settings, redis_url=redis_url, lease_ms=lease_ms)
+    uvicorn.run(app, **common)  # type: ignore[arg-type]
 
 
 def app_from_env() -> FastAPI:
     """One worker's application from ``PAOHUZI_DB``/``PAOHUZI_REDIS``/``PAOHUZI_LEASE_MS``
     (what ``run`` sets for uvicorn's worker processes)."""
-    import logging
     import os
 
     from .app import create_app
+    from .logs import configure_logging
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    configure_logging(os.environ.get("PAOHUZI_LOG_FORMAT", "text"))
     return create_app(
         os.environ["PAOHUZI_DB"],
         redis_url=os.environ.get("PAOHUZI_REDIS") or None,

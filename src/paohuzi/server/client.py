@@ -72,7 +72,10 @@ class ServerClient:
         """One request; the answer's JSON, or a ClientError quoting the server's reason."""
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
         try:
-            r = await self.http.request(method, path, json=body, headers=headers)
+            try:
+                r = await self.http.request(method, path, json=body, headers=headers)
+            except httpx.RemoteProtocolError:  # a kept-alive connection the server had closed
+                r = await self.http.request(method, path, json=body, headers=headers)
         except httpx.HTTPError as e:
             why = str(e) or type(e).__name__
             raise ClientError(f"cannot reach the server at {self.base}: {why}") from None
