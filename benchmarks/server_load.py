@@ -211,7 +211,21 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=8, help="rounds per match")
     ap.add_argument("--profile", help="py-spy the server in the window: collapsed stacks here")
     ap.add_argument("--quick", action="store_true", help="2 rooms, 3 s (the smoke test)")
+    ap.add_argument(
+        "--workers",
+        help="e.g. 1,2,3: several workers behind PostgreSQL and Redis, one run per count "
+        "(runs benchmarks/cluster_load.py with --rooms, --seconds, --rounds, --db)",
+    )
     args = ap.parse_args()
+    if args.workers:
+        cmd = [sys.executable, str(Path(__file__).with_name("cluster_load.py")),
+               "--workers", args.workers, "--rooms", str(args.rooms),
+               "--seconds", str(args.seconds), "--rounds", str(args.rounds)]  # fmt: skip
+        if args.db:
+            cmd += ["--db", args.db]
+        if args.quick:
+            cmd.append("--quick")
+        raise SystemExit(subprocess.call(cmd))
     if args.quick:
         args.rooms, args.seconds, args.warmup = 2, 3.0, 1.0
     if args.rooms < 1 or args.seconds <= 0 or args.procs < 1:

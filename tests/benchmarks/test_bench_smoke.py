@@ -19,6 +19,10 @@ _COLD_WARM = ("cold", "warm")
 POSITIVE: dict[str, list[str]] = {
     "bots.py": ["views"]
     + [f"{bot}.{k}" for bot in ("heuristic", "random", "search") for k in _BOT],
+    "cluster_load.py": [
+        "rooms",
+        *(f"results.2.{k}" for k in ("decisions_per_second", "p50_ms", "p99_ms", "workers_cpu")),
+    ],
     "compiled_vs_pure.py": [
         "reps",
         *(

@@ -44,10 +44,17 @@ def free_port() -> int:
 class Server:
     """``paohuzi serve`` in a subprocess; ``kill()`` is SIGKILL, ``start()`` starts it again."""
 
-    def __init__(self, db: Path | str, log: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        db: Path | str,
+        log: Path,
+        env: dict[str, str] | None = None,
+        args: list[str] | None = None,
+    ) -> None:
         self.db_url = db if isinstance(db, str) else f"sqlite:///{db}"  # a path or a URL
         self.log = log
         self.env = env or {}
+        self.args = args or []  # more ``paohuzi serve`` options
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -72,6 +79,7 @@ class Server:
                     str(self.port),
                     "--db",
                     self.db_url,
+                    *self.args,
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -64,6 +64,20 @@ def serve_cmd(
     log_format: Annotated[
         str, typer.Option(help="Log lines as text or json.", envvar="PAOHUZI_LOG_FORMAT")
     ] = "text",
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="redis://HOST:PORT: run as one of several workers sharing --db "
+            "(PostgreSQL) and this Redis; tables move between workers by lease.",
+            envvar="PAOHUZI_REDIS",
+        ),
+    ] = None,
+    lease_ms: Annotated[
+        int, typer.Option(help="A table's lease in Redis, in milliseconds (with --redis).", min=200)
+    ] = 2000,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes on this port (more than 1 needs --redis).", min=1)
+    ] = 1,
 ) -> None:
     """Run the multiplayer server (migrates the database first); GET /health when ready."""
     _need_server()
@@ -86,8 +100,22 @@ def serve_cmd(
         fail(f"--log-format {log_format!r}: choose text or json")
     url = db or default_db_url()
     backend_of(url)  # a bad URL is refused before anything starts
+    if workers > 1 and redis is None:
+        typer.echo("paohuzi serve: --workers above 1 needs --redis (tables are shared through it)",
+                   err=True)  # fmt: skip
+        raise typer.Exit(2)
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        typer.echo(f"paohuzi serve: --redis {redis!r} is not a redis:// URL", err=True)
+        raise typer.Exit(2)
+    if redis is not None:
+        try:
+            import redis as _redis  # noqa: F401
+        except ImportError as e:
+            typer.echo(f"--redis needs: pip install 'paohuzi[cluster]' ({e})", err=True)
+            raise typer.Exit(2) from None
     with _database(url):
-        run(host, port, url, settings, log_format)
+        run(host, port, url, settings, log_format, redis_url=redis, lease_ms=lease_ms,
+            workers=workers)  # fmt: skip
 
 
 @db_app.command("upgrade")

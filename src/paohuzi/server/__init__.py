@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from fastapi import FastAPI
+
     from .limits import PlaySettings
 
-__all__ = ["run"]
+__all__ = ["app_from_env", "run"]
 
 
 def run(
@@ -20,8 +22,16 @@ def run(
     db_url: str,
     settings: PlaySettings | None = None,
     log_format: str = "text",
+    *,
+    redis_url: str | None = None,
+    lease_ms: int = 2000,
+    workers: int = 1,
 ) -> None:
-    """Migrate the database, then serve until interrupted (SIGTERM: a graceful stop)."""
+    """Migrate the database, then serve until interrupted (SIGTERM: a graceful stop); with
+    ``workers`` > 1, that many processes on one port (uvicorn's supervisor), each a worker
+    of the cluster (``redis_url``)."""
+    import os
+
     import uvicorn
 
     from .app import create_app
@@ -33,13 +43,40 @@ def run(
     upgrade(db_url)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     print(f"paohuzi: open http://{shown}:{port}/ in a browser to play", flush=True)
-    uvicorn.run(
-        create_app(db_url, settings),
-        host=host,
-        port=port,
-        ws_max_size=MAX_FRAME,
-        ws_per_message_deflate=False,  # small messages: compressing them costs more than it saves
-        log_level="info",
-        log_config=None,  # uvicorn's loggers go through configure_logging's handler
-        timeout_graceful_shutdown=5,
+    common: dict[str, object] = {
+        "host": host,
+        "port": port,
+        "ws_max_size": MAX_FRAME,
+        "ws_per_message_deflate": False,  # small messages: compressing costs more than it saves
+        "log_level": "info",
+        "log_config": None,  # uvicorn's loggers go through configure_logging's handler
+        "timeout_graceful_shutdown": 5,
+    }
+    if workers > 1:
+        assert redis_url is not None, "several workers share tables through Redis"
+        os.environ.update({"PAOHUZI_DB": db_url, "PAOHUZI_REDIS": redis_url,
+                           "PAOHUZI_LEASE_MS": str(lease_ms)})  # fmt: skip
+        os.environ["PAOHUZI_LOG_FORMAT"] = log_format
+        if settings is not None:
+            os.environ["PAOHUZI_GRACE"] = str(settings.grace)
+            os.environ["PAOHUZI_DISSOLVE_SECONDS"] = str(settings.dissolve_seconds)
+        uvicorn.run("paohuzi.server:app_from_env", factory=True, workers=workers, **common)  # type: ignore[arg-type]
+        return
+    app = create_app(db_url, settings, redis_url=redis_url, lease_ms=lease_ms)
+    uvicorn.run(app, **common)  # type: ignore[arg-type]
+
+
+def app_from_env() -> FastAPI:
+    """One worker's application from ``PAOHUZI_DB``/``PAOHUZI_REDIS``/``PAOHUZI_LEASE_MS``
+    (what ``run`` sets for uvicorn's worker processes)."""
+    import os
+
+    from .app import create_app
+    from .logs import configure_logging
+
+    configure_logging(os.environ.get("PAOHUZI_LOG_FORMAT", "text"))
+    return create_app(
+        os.environ["PAOHUZI_DB"],
+        redis_url=os.environ.get("PAOHUZI_REDIS") or None,
+        lease_ms=int(os.environ.get("PAOHUZI_LEASE_MS", "2000")),
     )

@@ -8,7 +8,7 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import fields
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
@@ -24,6 +24,7 @@ from .commit import close_committer, committer_for
 from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
 from .errors import ApiError
 from .limits import PlaySettings, TokenBucket
+from .metrics import Metrics, add_ops
 from .protocol import (
     CLIENT_TYPES,
     CLOSE_FLOOD,
@@ -39,8 +40,11 @@ from .protocol import (
     Waiting,
     client_adapter,
 )
-from .tables import Connection, SeatInfo, Table
+from .tables import Connection, SeatInfo, Table, TableHandle
 from .web import add_web
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .cluster import Cluster
 
 __all__ = ["HOST_RULES", "create_app"]
 
@@ -133,18 +137,57 @@ class Hub:
         self.codes: dict[int, str] = {}  # match id -> room code, for the live tables
         self.waiting: dict[str, list[Connection]] = {}
         self.lock = asyncio.Lock()  # room changes (join, leave, bots, start)
+        self.sockets = 0  # open WebSockets (a metric)
+        self.metrics = Metrics(lambda: len(self.tables), lambda: self.sockets)
+        self.cluster: Cluster | None = None  # several workers (--redis): cluster.py
 
     def add(self, code: str, table: Table) -> None:
         """Make ``table`` the room's live table and start its driver."""
         self.tables[code] = table
         self.codes[table.match_id] = code
+        table.hooks = self.metrics
         table.launch()
+
+    async def adopt(self, code: str, table: Table) -> None:
+        """A match started here: own it (several workers), then ``add`` it."""
+        if self.cluster is not None:
+            await self.cluster.adopt(table)
+        self.add(code, table)
+        if self.cluster is not None:
+            await self.cluster.announce(code)
 
     def release(self, table: Table) -> None:
         """Forget a finished table (its driver calls this as it ends)."""
         code = self.codes.pop(table.match_id, None)
         if code is not None and self.tables.get(code) is table:
             del self.tables[code]
+        if self.cluster is not None:
+            self.cluster.ended(table)
+
+    async def started_elsewhere(self, code: str) -> None:
+        """Another worker started a room: its sockets waiting here attach to it."""
+        if self.cluster is None or not self.waiting.get(code):
+            return
+        async with self.lock:  # not while this worker is starting a room
+            conns = self.waiting.pop(code, [])
+        async with self.sessions() as db:
+            room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
+            seats = {
+                s.account_id: s.seat
+                for s in (
+                    await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))
+                ).all()
+            } if room is not None else {}  # fmt: skip
+        for conn in conns:
+            if not conn.spectator:
+                conn.seat = seats.get(conn.account_id or -1)
+            if not conn.spectator and conn.seat is None:
+                continue  # left the room before it started
+            handle = await self.cluster.bind(room) if room is not None else None
+            if handle is None:  # not announced yet: keep waiting
+                self.waiting.setdefault(code, []).append(conn)
+            else:
+                await handle.attach(conn, conn.since)
 
     async def load(self, db: AsyncSession, row: MatchRow, room: RoomRow) -> Table:
         """Rebuild a match's table from the database."""
@@ -187,17 +230,31 @@ def _bearer(authorization: str | None) -> str | None:
     return None
 
 
-def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
+def create_app(
+    db_url: str,
+    settings: PlaySettings | None = None,
+    *,
+    redis_url: str | None = None,
+    lease_ms: int = 2000,
+) -> FastAPI:
     """The application for the database at ``db_url`` (migrated on start); ``settings``
-    default to the environment's (:meth:`PlaySettings.from_env`)."""
+    default to the environment's (:meth:`PlaySettings.from_env`). With ``redis_url`` it
+    is one worker of several sharing the database (cluster.py); without, the only one."""
     engine, sessions = make_engine(db_url)
     play_settings = settings or PlaySettings.from_env()
     hub = Hub(sessions, play_settings)
+    if redis_url is not None:
+        from .cluster import Cluster
+
+        hub.cluster = Cluster(redis_url, hub, hub.metrics, lease_ms=lease_ms)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(upgrade, db_url)
-        await hub.restore()
+        if hub.cluster is not None:
+            await hub.cluster.start()  # the orphaned matches are claimed, not all of them
+        else:
+            await hub.restore()
         app.state.ready = True
         log.info("ready: %d tables restored", len(hub.tables))
         yield
@@ -209,6 +266,8 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
                     for c in conns:
                         c.close()
         await close_committer(sessions)
+        if hub.cluster is not None:
+            await hub.cluster.stop()  # hands back the leases: others take over at once
         await engine.dispose()
 
     app = FastAPI(
@@ -248,6 +307,11 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
     async def health() -> JSONResponse:
         ok = bool(app.state.ready)
         return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
+
+    async def ready() -> bool:
+        return bool(app.state.ready) and (hub.cluster is None or await hub.cluster.ping())
+
+    add_ops(app, hub.metrics, ready)
 
     @app.post("/accounts/register", status_code=201)
     async def register(body: RegisterBody, db: Db) -> dict[str, Any]:
@@ -541,7 +605,7 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
                 if conn.spectator or conn.seat is not None:
                     await table.attach(conn, conn.since)
             # The bots play in the table's driver task, not in this request.
-            hub.add(code, table)
+            await hub.adopt(code, table)
             return {"match_id": row.id, "room": await _room_json(db, room)}
 
     @app.get("/matches/{match_id}/record")
@@ -584,11 +648,20 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
         await ws.accept()
         conn = Connection(ws.send_text)
         writer = asyncio.create_task(conn.pump())
+        closing: list[asyncio.Task[None]] = []
+
+        def kick() -> None:  # the table moved to another worker: reconnect
+            conn.close()
+            closing.append(asyncio.create_task(_close_moved(ws)))
+
+        conn.kick = kick
+        hub.sockets += 1
         try:
             await _serve_socket(ws, code, conn)
         except WebSocketDisconnect:
             pass
         finally:
+            hub.sockets -= 1
             if conn.table is not None:
                 conn.table.detach(conn)
             with contextlib.suppress(ValueError):
@@ -722,7 +795,7 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
         conn.seat = seat
         conn.spectator = m.spectate
         conn.since = m.since
-        table = hub.tables.get(code)
+        table: TableHandle | None = hub.tables.get(code)
         if table is None and room.status != "open":
             async with sessions() as db:
                 row = await db.scalar(
@@ -732,6 +805,8 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
                     # A finished match, served from the database (not kept in memory).
                     table = await hub.load(db, row, room)
             table = table or hub.tables.get(code)
+            if table is None and hub.cluster is not None and room.status == "playing":
+                table = await hub.cluster.bind(room)  # owned by another worker, or orphaned
         if table is None:
             async with hub.lock:
                 table = hub.tables.get(code)
@@ -740,6 +815,13 @@ def create_app(db_url: str, settings: PlaySettings | None = None) -> FastAPI:
                     conn.put(Waiting(room=code, seat=seat))
                     return
         await table.attach(conn, m.since)
+
+    async def _close_moved(ws: WebSocket) -> None:
+        from .cluster import CLOSE_MOVED
+
+        with contextlib.suppress(Exception):
+            await asyncio.sleep(0.05)  # what is queued goes first
+            await ws.close(CLOSE_MOVED, "the table moved to another worker; reconnect")
 
     add_web(app, current, db_session)  # the browser client: last, so the API comes first
     return app

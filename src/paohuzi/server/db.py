@@ -134,6 +134,9 @@ class MatchRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     # The open 解散 vote {"proposer", "votes", "deadline"}, or its "outcome": "dissolved".
     dissolve: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Raised by each worker that takes the match over (several workers: server/cluster.py);
+    # a decision commits only while the row still holds its committer's epoch (fencing).
+    lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class RoundRow(Base):

@@ -19,7 +19,7 @@ import logging
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel
 from sqlalchemy import Table as SqlTable
@@ -50,11 +50,34 @@ from .protocol import (
     view_to_dict,
 )
 
-__all__ = ["Connection", "SeatInfo", "Table"]
+__all__ = ["CommitHooks", "Connection", "SeatInfo", "Table", "TableHandle"]
 
 log = logging.getLogger("paohuzi.server")
 
 DECISIONS = cast(SqlTable, Decision.__table__)
+
+
+class TableHandle(Protocol):
+    """What a socket talks to: a local :class:`Table`, or (several workers) a proxy that
+    forwards to the worker owning the table (``cluster.RemoteTable``)."""
+
+    async def attach(self, conn: Connection, since: int | None) -> None: ...
+    def detach(self, conn: Connection) -> None: ...
+    async def intent(
+        self, conn: Connection, action: int | str, version: int, client_id: str
+    ) -> None: ...
+    async def set_tuoguan(self, conn: Connection, on: bool) -> None: ...
+    async def vote_dissolve(self, conn: Connection, agree: bool) -> None: ...
+
+
+class CommitHooks(Protocol):
+    """Called around each decision's commit: metrics, and (several workers) fencing."""
+
+    async def before_commit(self, table: Table, db: AsyncSession) -> None:
+        """Inside the decision's transaction; raising refuses the commit (rolled back)."""
+
+    def committed(self, table: Table, seconds: float) -> None:
+        """After the decision is durable, with the transaction's wall time."""
 
 
 class Connection:
@@ -66,7 +89,9 @@ class Connection:
         self.account_id: int | None = None
         self.seat: int | None = None  # None: a spectator (once attached)
         self.spectator = False
-        self.table: Table | None = None
+        self.table: TableHandle | None = None
+        # Closes the socket with a code asking the client to reconnect (set by the app).
+        self.kick: Callable[[], Any] | None = None
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
         self.drained = asyncio.Event()  # the writer has sent everything and stopped
@@ -154,6 +179,7 @@ class Table:
         self.time_limit = time_limit
         self.settings = settings or PlaySettings()
         self.on_end = on_end
+        self.hooks: CommitHooks | None = None  # set by the hub (metrics, fencing)
         self.lock = asyncio.Lock()
         now = _now()
         # When each seat's current decision times out (None: no limit, or nothing open).
@@ -626,18 +652,25 @@ class Table:
         new = st.clone()
         new.apply_fast(seat, aid)
         seq = self.version + 1
+        t0 = time.perf_counter()
+        hooks = self.hooks
 
         row = {"match_id": self.match_id, "seq": seq, "round_index": rnd, "seat": seat,
                "action_id": aid, "client_id": client_id, "created_at": now()}  # fmt: skip
 
-        async def settle(db: AsyncSession) -> None:
-            await self._settle(db, new, rnd)
+        async def write(db: AsyncSession) -> None:
+            if hooks is not None:  # fencing (several workers): in the decision's transaction
+                await hooks.before_commit(self, db)
+            if new.result is not None:
+                await self._settle(db, new, rnd)
 
         # Committed (with other tables' decisions, one transaction) before anything else.
         await committer_for(self.sessions).commit(
-            settle if new.result is not None else None, [(DECISIONS, row)]
+            write if hooks is not None or new.result is not None else None, [(DECISIONS, row)]
         )
         # Durable: now it is the table's state.
+        if self.hooks is not None:
+            self.hooks.committed(self, time.perf_counter() - t0)
         self.match.current = new
         self.decisions.append((rnd, seat, aid))
         if client_id is not None:
