@@ -28,7 +28,6 @@ import contextlib
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,19 +36,10 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from server_load import cpu_seconds, free_port  # benchmarks/ is on a script's path
+
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _start_workers(n: int, db: str, redis: str, logdir: Path) -> list[tuple[Any, str]]:
@@ -61,7 +51,7 @@ def _start_workers(n: int, db: str, redis: str, logdir: Path) -> list[tuple[Any,
     }
     out = []
     for i in range(n):
-        port = _free_port()
+        port = free_port()
         log = (logdir / f"worker{n}-{i}.log").open("wb")
         cmd = [sys.executable, "-m", "paohuzi", "serve", "--port", str(port), "--db", db,
                "--redis", redis]  # fmt: skip
@@ -224,11 +214,11 @@ def _run(n: int, base_db: str, redis: str, args: Any, logdir: Path) -> dict[str,
     redis_lib.Redis.from_url(redis).flushdb()
     workers = _start_workers(n, db, redis, logdir)
     try:
-        cpu0 = [_cpu_seconds(p.pid) for p, _ in workers]
+        cpu0 = [cpu_seconds(p.pid) for p, _ in workers]
         w0 = time.perf_counter()
         stats = asyncio.run(_load([a for _, a in workers], args))
         wall = time.perf_counter() - w0
-        cpu = sum(_cpu_seconds(p.pid) - c for (p, _), c in zip(workers, cpu0, strict=True))
+        cpu = sum(cpu_seconds(p.pid) - c for (p, _), c in zip(workers, cpu0, strict=True))
     finally:
         for p, _ in workers:
             p.terminate()

@@ -17,25 +17,15 @@ import json
 import random
 import time
 
+from games import random_rounds  # benchmarks/ is on the path of a script run from it
 from paohuzi.core.engine import State, new_game
 from paohuzi.core.hand import build_tables
 from paohuzi.env import encode_batch, raw_env
 
 
 def engine_random(games: int, seed: int) -> tuple[int, float]:
-    """Random rounds straight on the engine: (actions, seconds)."""
-    rng = random.Random(seed)
-    uniform = rng.random
-    actions = 0
-    t0 = time.perf_counter()
-    for g in range(games):
-        st = new_game(seed=rng.randrange(2**63), dealer=g % 3)
-        while not st.over:
-            seat = st.to_act()[0]
-            ids = st.legal_actions(seat)
-            st.apply_fast(seat, ids[int(uniform() * len(ids))])
-            actions += 1
-    return actions, time.perf_counter() - t0
+    """Random rounds straight on the engine, as games.py plays them: (actions, seconds)."""
+    return random_rounds(games, random.Random(seed))
 
 
 def env_random(games: int, seed: int) -> tuple[int, float, float]:

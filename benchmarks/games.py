@@ -17,15 +17,8 @@ from paohuzi.core.engine import new_game
 from paohuzi.core.hand import build_tables
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--quick", action="store_true")
-    args = ap.parse_args()
-    games = 50 if args.quick else args.games
-    tables_seconds = build_tables()  # one-time, reported apart from play
-    rng = random.Random(args.seed)
+def random_rounds(games: int, rng: random.Random) -> tuple[int, float]:
+    """Play ``games`` random rounds straight on the engine: (actions, seconds)."""
     uniform = rng.random  # a uniform pick costs a third of randrange's
     actions = 0
     t0 = time.perf_counter()
@@ -36,7 +29,19 @@ def main() -> None:
             ids = st.legal_actions(seat)
             st.apply_fast(seat, ids[int(uniform() * len(ids))])
             actions += 1
-    dt = time.perf_counter() - t0
+    return actions, time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    games = 50 if args.quick else args.games
+    tables_seconds = build_tables()  # one-time, reported apart from play
+    rng = random.Random(args.seed)
+    actions, dt = random_rounds(games, rng)
     # Clone cost on mid-game states (a random state about 15 decisions in).
     snaps = []
     for i in range(200):

@@ -36,13 +36,13 @@ from typing import Any
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -58,7 +58,7 @@ def _rss_mb(pid: int) -> float:
 def _start_server(db: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
     import httpx
 
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
     with log.open("ab") as out:
@@ -274,12 +274,12 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
     import httpx
 
     before = httpx.get(f"{base}/stats", timeout=30).json()["commits"]
-    cpu0, t0 = _cpu_seconds(server.pid), time.perf_counter()
+    cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
     for c in pipes:
         c.send("go")
     results = [c.recv() for c in pipes]
     wall = time.perf_counter() - t0
-    server_cpu_s = _cpu_seconds(server.pid) - cpu0
+    server_cpu_s = cpu_seconds(server.pid) - cpu0
     after = httpx.get(f"{base}/stats", timeout=30).json()["commits"]
     transactions = after["transactions"] - before["transactions"]
     writes = after["writes"] - before["writes"]
