@@ -187,12 +187,16 @@ async def test_sigkill_the_owner_and_the_match_goes_on_elsewhere(
     last_acked = max(d for p in players for d, _ in p.acks)
     killed_at = time.monotonic()
     victim.kill()  # SIGKILL mid-round, the players keep playing
+    # What the dead worker made durable (it writes nothing more): acks of these may still
+    # be on their way and do not count as recovered.
+    durable = await asyncio.to_thread(_max_seq, workers[1], match_id)
+    assert durable >= last_acked
     try:
         await asyncio.wait_for(asyncio.gather(*(t for r in rooms for t in r[3])), 60)
     except TimeoutError:
         raise AssertionError(_stuck(workers, [p for r in rooms for p in r[2]])) from None
-    # Recovery: from the kill to the first acknowledged decision after the last one before.
-    recovered = min(t for p in players for t, d in p.ack_times if d > last_acked)
+    # Recovery: from the kill to the first acknowledged decision the new owner committed.
+    recovered = min(t for p in players for t, d in p.ack_times if d > durable)
     recovery = recovered - killed_at
     new_pid = await asyncio.to_thread(_owner_pid_or_none, redis_url, match_id)
     print(
@@ -221,6 +225,19 @@ async def test_sigkill_the_owner_and_the_match_goes_on_elsewhere(
     assert any(p.reconnects >= 1 for p in rooms[0][2])
 
 
+def _max_seq(srv: Server, match_id: int) -> int:
+    """The match's last durable decision, read straight from PostgreSQL."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    dsn = make_url(srv.db_url).set(drivername="postgresql").render_as_string(False)
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(
+            "select coalesce(max(seq), 0) from decisions where match_id = %s", (match_id,)
+        ).fetchone()
+    return int(row[0]) if row is not None else 0
+
+
 def _owner_pid_or_none(redis_url: str, match_id: int) -> int | None:
     try:
         return _owner_pid(redis_url, match_id)
@@ -228,9 +245,11 @@ def _owner_pid_or_none(redis_url: str, match_id: int) -> int | None:
         return None  # the match is over and its lease handed back
 
 
-async def test_a_paused_owner_loses_the_table_and_its_late_commit_is_refused(
+async def test_a_paused_owner_loses_the_table_and_its_late_writes_are_refused(
     workers: list[Server], redis_url: str
 ) -> None:
+    """Paused past its lease, the owner later reads a decision, a 托管 switch and a 解散
+    proposal (one socket each): every one is refused by the fence and none is stored."""
     w_paused, w_other = workers[1], workers[2]
     code, tokens = _seat_room(w_paused)
     # Seat 0 talks straight to the owner; seats 1 and 2 play through another worker.
@@ -239,10 +258,13 @@ async def test_a_paused_owner_loses_the_table_and_its_late_commit_is_refused(
     match_id = await asyncio.to_thread(start, w_paused, code, tokens[0])
     assert w_paused.proc is not None
     assert await asyncio.to_thread(_owner_pid, redis_url, match_id) == w_paused.proc.pid
-    sock = await Sock.open(w_paused, code, tokens[0])
+    socks = [await Sock.open(w_paused, code, tokens[0]) for _ in range(3)]
     # Seat 0's first decision: a discard, or a claim window that waits for its answer;
     # either way nothing moves until seat 0 answers.
-    prompt = await sock.until(my_turn, timeout=30)
+    prompt = await socks[0].until(my_turn, timeout=30)
+    for sock in socks[1:]:
+        await sock.kind("snapshot")
+    refused0 = _metric(w_paused, "paohuzi_commits_refused_total")
 
     w_paused.proc.send_signal(signal.SIGSTOP)
     paused_at = time.monotonic()
@@ -254,17 +276,28 @@ async def test_a_paused_owner_loses_the_table_and_its_late_commit_is_refused(
             assert time.monotonic() - paused_at < 15, "nobody took the table over"
             await asyncio.sleep(0.1)
         took = time.monotonic() - paused_at
-        # The paused worker is sent seat 0's discard; it reads it once it runs again.
+        # The paused worker is sent seat 0's discard, 托管 and 解散; it reads them once it
+        # runs again.
         aid = prompt["legal"][0]["id"]
-        await sock.send(type="act", action=aid, version=prompt["version"], client_id="late-1")
+        await socks[0].send(type="act", action=aid, version=prompt["version"], client_id="late-1")
+        await socks[1].send(type="tuoguan", on=True)
+        await socks[2].send(type="dissolve", agree=True)
     finally:
         w_paused.proc.send_signal(signal.SIGCONT)
-    answer = await sock.until(lambda m: m.get("client_id") == "late-1", timeout=20)
+    answer = await socks[0].until(lambda m: m.get("client_id") == "late-1", timeout=20)
     assert answer["type"] == "error" and answer["code"] == "moved", answer
+    # The answers: the refusal, not seat 0 under 托管 nor a 解散 vote opened.
+    got = await socks[1].until(lambda m: m["type"] == "error" or _self_tuoguan(m))
+    assert got["type"] == "error" and got["code"] == "moved", got
+    got = await socks[2].until(lambda m: m["type"] in ("error", "dissolve_vote"))
+    assert got["type"] == "error" and got["code"] == "moved", got
     print(f"\ncluster: paused owner's table taken over in {took:.2f} s; late commit: {answer}")
-    assert _metric(w_paused, "paohuzi_commits_refused_total") >= 1
+    assert _metric(w_paused, "paohuzi_commits_refused_total") >= refused0 + 3
     assert _metric(w_paused, "paohuzi_lease_losses_total") >= 1
-    await sock.close()
+    for sock in socks:
+        await sock.close()
+    late = _late_writes(w_other, match_id)
+    assert late == {"decisions": 0, "tuoguan": False, "dissolve": None}, late
 
     # Seat 0 comes back through another worker; the match finishes there.
     me = Roamer([w_other], 0, code, tokens[0], seed=3)
@@ -273,19 +306,44 @@ async def test_a_paused_owner_loses_the_table_and_its_late_commit_is_refused(
         await asyncio.wait_for(asyncio.gather(*tasks), 60)
     except TimeoutError:
         raise AssertionError(_stuck(workers, [me, *others])) from None
+    assert not any(m["type"] == "dissolve_vote" for p in (me, *others) for m in p.messages)
+    assert not any(_self_tuoguan(m) for p in (me, *others) for m in p.messages)
     record, states = replayed(w_other, match_id)
     assert all(st.over for st in states)
+    assert _late_writes(w_other, match_id) == late  # nothing of the paused worker's shows
     import psycopg
     from sqlalchemy.engine import make_url
 
     dsn = make_url(w_other.db_url).set(drivername="postgresql").render_as_string(False)
     with psycopg.connect(dsn) as conn:
-        late = conn.execute("select count(*) from decisions where client_id = 'late-1'").fetchone()
         n = conn.execute("select count(*) from decisions where match_id = %s", (match_id,))
         total = n.fetchone()
-    assert late == (0,)  # the refused commit never reached the log
     assert total == (sum(len(r.actions) for r in record.rounds),)
     check_ledger(w_other, code, match_id, states)
+
+
+def _self_tuoguan(m: dict[str, Any]) -> bool:
+    """A seats message with seat 0 under 托管 at its own request."""
+    return m["type"] == "seats" and m["seats"][0]["reason"] == "self"
+
+
+def _late_writes(srv: Server, match_id: int) -> dict[str, Any]:
+    """What the database holds of the paused worker's late writes: its decision (by client
+    id), seat 0's 托管 flag and the match's 解散 vote."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    dsn = make_url(srv.db_url).set(drivername="postgresql").render_as_string(False)
+    with psycopg.connect(dsn) as conn:
+        late = conn.execute("select count(*) from decisions where client_id = 'late-1'")
+        (n,) = late.fetchone() or (None,)
+        row = conn.execute(
+            "select s.tuoguan, m.dissolve from matches m join room_seats s "
+            "on s.room_id = m.room_id and s.seat = 0 where m.id = %s",
+            (match_id,),
+        ).fetchone()
+    assert row is not None
+    return {"decisions": n, "tuoguan": bool(row[0]), "dissolve": row[1]}
 
 
 def _stuck(workers: list[Server], players: list[Player]) -> str:
