@@ -13,7 +13,6 @@ import asyncio
 import json
 import os
 import signal
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -80,18 +79,15 @@ def workers(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         servers = [Server(db, tmp_path / f"w{i}.log", env, args) for i in range(3)]
         try:
             servers[0].start()  # migrates the database; the others then start side by side
-            threads = [threading.Thread(target=s.start) for s in servers[1:]]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+            for s in servers[1:]:
+                s.launch()
+            for s in servers[1:]:
+                s.wait_ready()
             assert all(s.alive() for s in servers), _stuck(servers, [])
             yield servers
         finally:
             for s in servers:
-                if s.proc is not None and s.proc.poll() is None:
-                    s.proc.send_signal(signal.SIGCONT)
-                s.stop()
+                s.stop()  # (a paused one is sent SIGCONT first)
 
 
 class Roamer(Player):
