@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import time
 from collections.abc import Iterator
@@ -35,37 +34,16 @@ from .conftest import (
     start,
 )
 from .pg import pg_database
+from .redisdb import redis_database
 
-REDIS_VAR = "PAOHUZI_TEST_REDIS_URL"
-REQUIRED_VAR = "PAOHUZI_TEST_REDIS_REQUIRED"
 LEASE_MS = 2000
 
 
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
-    """A fresh logical database on the test Redis (flushed before and after)."""
-    url = os.environ.get(REDIS_VAR, "")
-    why = ""
-    if not url:
-        why = f"${REDIS_VAR} is not set"
-    else:
-        try:
-            import redis
-        except ImportError as e:  # pragma: no cover - depends on the install
-            why = f"the redis package is not installed ({e})"
-        else:
-            try:
-                redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-            except redis.RedisError as e:
-                why = f"{url} is unreachable ({e})"
-    if why:
-        if os.environ.get(REQUIRED_VAR, "") not in ("", "0"):
-            pytest.fail(f"Redis is required ({REQUIRED_VAR} is set) but {why}")
-        pytest.skip(f"no Redis: {why} (tools/throwaway-redis start DIR prints a URL)")
-    r = redis.Redis.from_url(url)
-    r.flushdb()
-    yield url
-    r.flushdb()
+    """A logical database of this module's own on the test Redis (redisdb.py)."""
+    with redis_database() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -350,25 +328,3 @@ def _stuck(workers: list[Server], players: list[Player]) -> str:
         lines.append(f"seat {p.seat} pending {p.pending} errors {p.errors[-3:]}")
         lines += [f"    {m}"[:300] for m in p.messages[-4:]]
     return "\n".join(lines)
-
-
-def test_readme_cluster_commands_name_real_options() -> None:
-    """The README's cluster block (not run: it needs PostgreSQL and Redis on fixed ports):
-    every option it uses is one its command offers."""
-    import re
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    block = readme.split("<!-- cluster-command -->\n```sh\n", 1)[1].split("```", 1)[0]
-    env = {**os.environ, "COLUMNS": "200", "PYTHONPATH": str(root / "src")}
-    for line in block.strip().splitlines():
-        if "paohuzi serve" in line:
-            cmd = [sys.executable, "-m", "paohuzi", "serve", "--help"]
-        else:
-            cmd = [sys.executable, str(root / "benchmarks" / "server_load.py"), "--help"]
-        help_text = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
-        for opt in re.findall(r"(--[a-z-]+)", line):
-            assert opt in help_text, (opt, line)

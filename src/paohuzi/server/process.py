@@ -43,8 +43,10 @@ class ServerStartError(RuntimeError):
 class ServerProcess:
     """``paohuzi serve --port PORT --db DB ARGS…`` with ``env`` over this environment.
 
-    ``db`` is an SQLAlchemy URL or an SQLite file's path. ``start`` may be called again
-    after ``stop``/``kill``: same port, same database, the log appended to.
+    ``db`` is an SQLAlchemy URL or an SQLite file's path. ``cmd`` replaces the whole
+    command line (one written elsewhere, e.g. in the README; ``port`` must then be its
+    port). ``start`` may be called again after ``stop``/``kill``: same port, same
+    database, the log appended to.
     """
 
     def __init__(
@@ -55,12 +57,14 @@ class ServerProcess:
         args: Sequence[str] = (),
         *,
         port: int | None = None,
+        cmd: Sequence[str] | None = None,
     ) -> None:
         self.db_url = db if isinstance(db, str) else f"sqlite:///{db}"
         self.log = log
         self.env = dict(env or {})
         self.args = list(args)
         self.port = port if port is not None else free_port()
+        self.cmd = list(cmd) if cmd is not None else None
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -74,6 +78,8 @@ class ServerProcess:
 
     def command(self) -> list[str]:
         """The command line the child runs."""
+        if self.cmd is not None:
+            return list(self.cmd)
         return [sys.executable, "-m", "paohuzi", "serve", "--port", str(self.port),
                 "--db", self.db_url, *self.args]  # fmt: skip
 
