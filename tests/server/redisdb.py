@@ -19,15 +19,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from .pg import unavailable
+
 REDIS_VAR = "PAOHUZI_TEST_REDIS_URL"
 REQUIRED_VAR = "PAOHUZI_TEST_REDIS_REQUIRED"
 CLAIM = "paohuzi-test:claimed"
 
 
 def _unavailable(why: str) -> None:
-    if os.environ.get(REQUIRED_VAR, "") not in ("", "0"):
-        pytest.fail(f"Redis is required ({REQUIRED_VAR} is set) but {why}")
-    pytest.skip(f"no Redis: {why} (tools/throwaway-redis start DIR prints a URL)")
+    unavailable("Redis", REQUIRED_VAR, "tools/throwaway-redis", why)
 
 
 def with_db(url: str, n: int) -> str:
