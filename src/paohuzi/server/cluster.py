@@ -154,6 +154,7 @@ class RemoteTable:
             "attach",
             seat=conn.seat,
             spectator=conn.spectator,
+            views=conn.views,
             account=conn.account_id,
             since=since,
         )
@@ -534,6 +535,7 @@ class Cluster:
             conn.account_id = op.get("account")
             conn.seat = op.get("seat")
             conn.spectator = bool(op.get("spectator"))
+            conn.views = bool(op.get("views"))
             f = _Forwarded(conn, table, worker)
 
             def kick(f: _Forwarded = f) -> None:

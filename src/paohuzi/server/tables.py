@@ -94,6 +94,7 @@ class Connection:
         self.kick: Callable[[], Any] | None = None
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
+        self.views = False  # the auth message's ``views``: a view in every prompt
         self.drained = asyncio.Event()  # the writer has sent everything and stopped
 
     def put(self, msg: BaseModel) -> None:
@@ -382,8 +383,10 @@ class Table:
             legal = self._legal(s)
             if not self.conns[i]:
                 continue
-            # A seat with a decision gets its view with the prompt (a bot acts on it).
-            seat_view = view_to_dict(view(st, s)) if legal else None
+            # A seat with a decision gets its view with the prompt (a bot acts on it), and so
+            # does a socket that asked for ``views`` (a client drawing the table).
+            wanted = bool(legal) or any(c.views for c in self.conns[i])
+            seat_view = view_to_dict(view(st, s)) if wanted else None
             for conn in self.conns[i]:
                 for n in range(conn.sent, len(events)):
                     rnd, ev = events[n]
@@ -402,7 +405,7 @@ class Table:
                         legal=legal,
                         deadline=deadline,
                         remaining=remaining,
-                        view=seat_view,
+                        view=seat_view if legal or conn.views else None,
                     )
                 )
                 if self.ended:
