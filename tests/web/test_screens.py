@@ -107,7 +107,7 @@ def test_room_from_the_lobby_form(browser: Any, web: ServerProcess, shots: Path,
 
 def test_table_on_a_phone_turned_sideways(browser: Any, web: ServerProcess, shots: Path) -> None:
     """The whole hand and the claim/discard controls are on screen without scrolling."""
-    code, login = bot_room(web.base, "横屏", 1, 23)
+    code, login = bot_room(web.http, "横屏", 1, 23)
     page, watch = open_page(browser, web, login, LANDSCAPE, f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
