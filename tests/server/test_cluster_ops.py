@@ -20,6 +20,7 @@ import httpx
 
 from paohuzi.server.process import ServerProcess, free_port
 
+from ..test_readme import marked
 from .conftest import Player, check_ledger, guest, join, replayed, room, seat_events, start
 from .pg import pg_database
 from .redisdb import redis_database
@@ -101,12 +102,6 @@ async def test_serve_workers_2_plays_a_room_and_stops_every_worker(tmp_path: Pat
         assert len(joined) == 2, joined
 
 
-def _readme_block() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = text.split("<!-- cluster-command -->\n```sh\n", 1)[1].split("```", 1)[0]
-    return [line for line in block.strip().splitlines() if line.strip()]
-
-
 # The README's block names fixed addresses; the test runs it against the test services
 # and free ports, replacing exactly these strings (each must be in the block).
 README_DB = "postgresql+psycopg://postgres@127.0.0.1:5432/paohuzi"
@@ -115,11 +110,19 @@ README_PORTS = ("8001", "8002")
 
 
 def test_readme_cluster_block_runs_as_written(tmp_path: Path) -> None:
-    lines = _readme_block()
+    lines = [line for line in marked("cluster-command").splitlines() if line.strip()]
     serve = [line for line in lines if " serve " in line]
     bench = [line for line in lines if "benchmarks/" in line]
     assert len(serve) == 2 and len(bench) == 1 and len(lines) == 3, lines
     with redis_database() as redis_url, redis_database() as bench_redis, pg_database() as db:
+        # The measurement line, in its short form (as test_readme.py runs benchmarks), on
+        # the test PostgreSQL and a Redis database of its own: cluster_load.py takes them
+        # from $PAOHUZI_TEST_PG_URL / $PAOHUZI_TEST_REDIS_URL. It runs beside the workers.
+        cmd = bench[0].replace(".venv/bin/", f"{BIN}/") + " --quick"
+        path = os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
+        env = {**os.environ, "PAOHUZI_TEST_REDIS_URL": bench_redis, "PYTHONPATH": path}
+        measuring = subprocess.Popen(["bash", "-c", cmd], cwd=ROOT, env=env, text=True,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
         workers = []
         for line, port in zip(serve, README_PORTS, strict=True):
             assert README_DB in line and README_REDIS in line and f"--port {port}" in line, line
@@ -144,16 +147,12 @@ def test_readme_cluster_block_runs_as_written(tmp_path: Path) -> None:
         finally:
             for w in workers:
                 w.stop()
-        # The measurement line, in its short form (as test_readme.py runs benchmarks), on
-        # the test PostgreSQL and a Redis database of its own: cluster_load.py takes them
-        # from $PAOHUZI_TEST_PG_URL / $PAOHUZI_TEST_REDIS_URL.
-        cmd = bench[0].replace(".venv/bin/", f"{BIN}/") + " --quick"
-        path = os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
-        env = {**os.environ, "PAOHUZI_TEST_REDIS_URL": bench_redis, "PYTHONPATH": path}
-        r = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True,
-                           env=env, timeout=300)  # fmt: skip
-        assert r.returncode == 0, f"{cmd}\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"
-        out = json.loads(r.stdout)
+            try:
+                stdout, stderr = measuring.communicate(timeout=300)
+            finally:
+                measuring.kill()
+        assert measuring.returncode == 0, f"{bench[0]}\n{stdout[-2000:]}\n{stderr[-3000:]}"
+        out = json.loads(stdout)
         (only,) = out["results"].values()  # --quick: the first worker count, 1
         assert only["workers"] == 1 and only["decisions_per_second"] > 0, out
         assert only["errors"] == only["error_codes"].get("stale", 0), out
