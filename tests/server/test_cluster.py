@@ -1,6 +1,6 @@
 """Three workers behind one PostgreSQL and one Redis: seats spread over workers, the owner
 of a table killed mid-round (the match goes on elsewhere, nothing acknowledged lost), and a
-paused owner whose late commit is refused (fencing).
+paused owner whose late writes (decision, 托管, 解散) are refused (fencing).
 
 Needs ``$PAOHUZI_TEST_PG_URL`` and ``$PAOHUZI_TEST_REDIS_URL`` (``.ci/run`` starts both with
 tools/throwaway-postgres and tools/throwaway-redis); skipped without them unless
