@@ -47,7 +47,7 @@ class GuidedBot:
         seed: int | None = None,
         rules: RuleSet = HONG_GUAI_WAN,
         policy: Policy | None = None,
-        samples: int = 16,
+        samples: int = 12,
         candidates: int = 3,
         min_prior: float = 0.02,
         confident: float = 0.995,
