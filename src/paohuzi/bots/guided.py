@@ -107,14 +107,14 @@ class GuidedBot:
             seat = st.to_act()[0]
             ids = st.legal_actions(seat)
             if self.horizon is not None and moves >= self.horizon and seat == me and len(ids) > 1:
-                return self._value(st, me)
+                return self.leaf_value(st, me)
             st.apply_fast(seat, policy(st, seat, ids))
             moves += 1
         res = st.result
         assert res is not None
         return float(res.deltas[me])
 
-    def _value(self, st: State, me: int) -> float:
+    def leaf_value(self, st: State, me: int) -> float:
         """The value head's estimate of ``me``'s balance change, from ``me``'s view only."""
         v = view(st, me)
         x: Any = inputs(v, HeuristicBot(None, self.rules).rank(v))
