@@ -102,7 +102,9 @@ POSITIVE: dict[str, list[str]] = {
 # Sub-millisecond timings printed rounded: numbers, but a fast machine may print 0.
 NON_NEGATIVE: dict[str, list[str]] = {
     "bots.py": [
-        f"{bot}.{k}" for bot in ("heuristic", "random", "search") for k in ("mean_ms", "p95_ms")
+        f"{bot}.{k}"
+        for bot in ("heuristic", "random", "search", "learned", "guided")
+        for k in ("mean_ms", "p50_ms", "p95_ms", "cpu_p50_ms", "cpu_p95_ms")
     ],
 }
 
