@@ -34,15 +34,14 @@ def _searching(seed: int, **kw: object) -> GuidedBot:
 def test_seated_by_name() -> None:
     bot = make_bot("guided", 3)
     assert isinstance(bot, GuidedBot) and bot.name == "guided"
-    assert "guided" in BOTS  # what the arena and the terminal game accept
-    app = pytest.importorskip("paohuzi.server.app")
-    assert "guided" in app.BOT_KINDS  # and the server's rooms
+    assert "guided" in BOTS  # what the arena and the terminal game accept (the server's
+    # rooms: tests/server/test_http.py)
 
 
 def test_legal_and_deterministic_for_a_seed() -> None:
     assert len(VIEWS) > 50
     switched = 0  # with z = 0 any mean gain switches
-    for _st, v in VIEWS[::8]:
+    for _st, v in VIEWS[::12]:
         a = _searching(7, z=0.0).act(v)
         assert a in v.legal
         assert _searching(7, z=0.0).act(v) == a
@@ -64,7 +63,7 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
     """Same seed and view, other hands and stock behind it: the same decision and values."""
     rng = random.Random(4)
     checked = 0
-    for st, v in VIEWS[::10]:
+    for st, v in VIEWS[::12]:
         seat = v.seat
         assert seat is not None
         other = reshuffle_hidden(st, seat, rng)
@@ -79,7 +78,7 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
         if st.to_act()[0] == seat:
             assert bot.leaf_value(st, seat) == bot.leaf_value(other, seat)
         checked += 1
-    assert checked >= 6
+    assert checked >= 5
 
 
 def test_value_head_truncation_scores_in_points() -> None:
@@ -97,7 +96,7 @@ def test_decision_time_is_bounded_by_the_budget(samples: int) -> None:
     """CPU time of one decision on a small budget: far under the 1 s the full budget may use."""
     times = []
     bot = _searching(11, samples=samples)
-    for _st, v in VIEWS[::8]:
+    for _st, v in VIEWS[::12]:
         t0 = time.thread_time()
         bot.act(v)
         times.append(time.thread_time() - t0)
