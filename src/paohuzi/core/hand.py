@@ -206,7 +206,9 @@ def _group_order(g: Group) -> tuple[int, tuple[int, ...]]:
 
 _T0: dict[int, int] = {}  # ten-lane key -> most scoring sets (一二三/二七十), no pair
 _T1: dict[int, int] = {}  # the same with exactly one pair
-_T01: set[int] = set()  # keys of both, for a quick reject
+# Keys of both, for a quick reject. A dict, not a set: a dict of ints is untracked by
+# the garbage collector, which would otherwise walk a set this size in every full pass.
+_T01: dict[int, None] = {}
 _TABLE_LIMIT = 4  # copies a lane may hold
 _table_stats: dict[str, float] = {"build_seconds": 0.0}
 
@@ -243,7 +245,8 @@ def _build_tables() -> None:
                     t1[k2] = score
     # _T0 last: a non-empty _T0 means the tables are ready.
     _T1.update(t1)
-    _T01.update(t0, t1)
+    _T01.update(dict.fromkeys(t0))
+    _T01.update(dict.fromkeys(t1))
     _T0.update(t0)
     _table_stats["build_seconds"] = time.perf_counter() - start
 
@@ -325,7 +328,7 @@ def _solve_mixed(smalls: list[int], bigs: list[int], need_pair: bool) -> int:
     """Most 胡息 over the halves each 大小三搭 choice leaves, or -1."""
     t0 = _T0
     # Most hands fail here, in C: no half left is decomposable at all.
-    halves = _T01 if need_pair else t0.keys()
+    halves = _T01.keys() if need_pair else t0.keys()
     if halves.isdisjoint(smalls) or halves.isdisjoint(bigs):
         return -1
     t1 = _T1
