@@ -67,7 +67,9 @@ def test_faces_of_counts_loop_matches_bytes(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.mark.parametrize("batch", [1, 7, 160])
-def test_batched_shuffle_draws_as_random_shuffle(monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+def test_batched_shuffle_draws_as_random_shuffle(
+    monkeypatch: pytest.MonkeyPatch, batch: int
+) -> None:
     """The compiled build's shuffle (outputs in batches, refilled when they run out)."""
     monkeypatch.setattr(deal, "_BATCH", batch)
     for seed in [*range(300), 2**63 - 1, -5, 10**30]:
