@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from .cards import (
@@ -88,7 +88,7 @@ def complete_size(k: int) -> int:
 _W: Final = tuple(complete_size(k) for k in range(4 * NUM_FACES))  # W(k) by k, for the hot paths
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class WinResult:
     """The best arrangement of a win and its score, itemised."""
 
@@ -101,7 +101,36 @@ class WinResult:
     card: int
     self_drawn: bool
     last_card: bool
-    how: str = field(default="")  # 跑胡 / 提胡 / 偎胡 / 碰 / "" (X into a hand group)
+    how: str  # 跑胡 / 提胡 / 偎胡 / 碰 / "" (X into a hand group)
+
+    def __init__(
+        self,
+        huxi: int,
+        tun: int,
+        fan: int,
+        score: int,
+        mingtang: Mapping[str, int],
+        groups: tuple[Group, ...],
+        card: int,
+        self_drawn: bool,
+        last_card: bool,
+        how: str = "",
+    ) -> None:
+        """The fields in order.
+
+        Written out: a compiled build compiles it, where the frozen dataclass's own
+        ``__init__`` stays interpreted and costs ten times as much.
+        """
+        object.__setattr__(self, "huxi", huxi)
+        object.__setattr__(self, "tun", tun)
+        object.__setattr__(self, "fan", fan)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "mingtang", mingtang)
+        object.__setattr__(self, "groups", groups)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "self_drawn", self_drawn)
+        object.__setattr__(self, "last_card", last_card)
+        object.__setattr__(self, "how", how)
 
     @property
     def zimo(self) -> bool:

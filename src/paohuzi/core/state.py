@@ -171,7 +171,7 @@ _CLAIM: Final = Phase.CLAIM
 _OVER: Final = Phase.OVER
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class RoundResult:
     """How a round ended: the winner (None: 荒庄), the win, and the 悟性 changes."""
 
@@ -180,6 +180,21 @@ class RoundResult:
     deltas: tuple[int, int, int]
     balances: tuple[int, int, int]  # after settlement
     next_dealer: int
+
+    def __init__(
+        self,
+        winner: int | None,
+        win: WinResult | None,
+        deltas: tuple[int, int, int],
+        balances: tuple[int, int, int],
+        next_dealer: int,
+    ) -> None:
+        """The fields in order (written out, so that a compiled build compiles it)."""
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "win", win)
+        object.__setattr__(self, "deltas", deltas)
+        object.__setattr__(self, "balances", balances)
+        object.__setattr__(self, "next_dealer", next_dealer)
 
 
 # Why an action is refused, with the rule it breaks (for :meth:`State.verify`).
@@ -695,13 +710,19 @@ class State:
                 EventKind.DEAL,
                 d.dealer,
                 face=d.liangzhang,
-                hands=tuple(tuple(sorted(h)) for h in d.hands),
+                hands=(
+                    faces_of_counts(self.hands[0]),
+                    faces_of_counts(self.hands[1]),
+                    faces_of_counts(self.hands[2]),
+                ),
                 numbers=tuple(len(h) for h in d.hands),
             )
         )
         for i in range(3):
-            if 4 in self.hands[(d.dealer + i) % 3]:
-                self._dealt_ti((d.dealer + i) % 3)
+            s = (d.dealer + i) % 3
+            # Compiled, the loop over the faces costs less than a generic ``in``.
+            if _COMPILED or 4 in self.hands[s]:
+                self._dealt_ti(s)
         if self.rules.tianhu and self._offer_tianhu():
             return
         self._after_own(d.dealer)
