@@ -94,6 +94,14 @@ def _free_mask(h: list[int]) -> int:
     return m
 
 
+def _hand_size(h: list[int]) -> int:
+    """``sum(h)`` as the compiled build's native loop (its sum() is a generic call)."""
+    n = 0
+    for c in h:
+        n += c
+    return n
+
+
 # Whether this module runs compiled (mypyc): its functions are then builtins, and
 # plain loops of native ints beat the bytes operations the interpreter prefers.
 _COMPILED: Final = not isinstance(_free_mask, types.FunctionType)
@@ -468,7 +476,8 @@ class State:
             return f.owes_discard_after_claim(0)
         # Cheaper than the full seat facts, which the seat's next discard would drop.
         t = self.tfacts[seat] or self.table_facts(seat)
-        return owes_discard(sum(self.hands[seat]) + t.cards, t.quads)
+        h = self.hands[seat]
+        return owes_discard((_hand_size(h) if _COMPILED else sum(h)) + t.cards, t.quads)
 
     def card_counts(self) -> list[int]:
         """Every card accounted for, by face: hands, tables, piles, stock, card on offer."""
