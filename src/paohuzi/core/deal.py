@@ -173,11 +173,8 @@ def check_seed(seed: object) -> int | None:
 
 
 _DECK: Final = tuple(full_deck())
-# (i, bits of i + 1, 8 - those bits) for the Fisher-Yates steps over the 80 cards; the
-# last is the shift that turns the top byte of a 32-bit draw into getrandbits(bits).
-_STEPS: Final = tuple(
-    (i, (i + 1).bit_length(), 8 - (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1)
-)
+# (i, bits of i + 1) for the Fisher-Yates steps over the 80 cards.
+_STEPS: Final = tuple((i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
 
 
 def _shuffle(deck: list[int], rng: random.Random) -> None:
@@ -188,7 +185,7 @@ def _shuffle(deck: list[int], rng: random.Random) -> None:
     at most i. Written out so that a deal does not depend on the Python version.
     """
     getrandbits = rng.getrandbits
-    for i, k, _shift in _STEPS:
+    for i, k in _STEPS:
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
@@ -198,14 +195,17 @@ def _shuffle(deck: list[int], rng: random.Random) -> None:
 # 32-bit outputs drawn at once by the compiled build's shuffle: a shuffle takes about
 # 119 (more than 160 in about one deal in ten million: another batch is drawn then).
 _BATCH: Final = 160
+# By step i, the shift that turns the top byte of a 32-bit output into
+# getrandbits(bits of i + 1): 8 minus those bits.
+_TOP_SHIFT: Final = bytes(8 - (i + 1).bit_length() for i in range(DECK_SIZE))
 
 
-def _top_bytes(rng: random.Random) -> bytes:
-    """The top bytes of the generator's next :data:`_BATCH` 32-bit outputs, in order.
+def _outputs(rng: random.Random) -> bytes:
+    """The generator's next :data:`_BATCH` 32-bit outputs, four bytes each, in order.
 
     ``getrandbits(32 * n)`` is the next n outputs, the first in the lowest 32 bits.
     """
-    return rng.getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little")[3::4]
+    return rng.getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little")
 
 
 def _shuffle_batched(deck: list[int], rng: random.Random) -> None:
@@ -213,16 +213,17 @@ def _shuffle_batched(deck: list[int], rng: random.Random) -> None:
 
     ``getrandbits(k)`` for k ≤ 8 is the top k bits of the next 32-bit output, so of
     its top byte: the same draws, the same deck. Compiled, a loop over bytes costs
-    a tenth of a call per draw; interpreted, the loop costs more than the calls.
+    a fraction of a call per draw; interpreted, the loop costs more than the calls.
     """
-    tops = _top_bytes(rng)
-    p = 0
-    for i, _k, shift in _STEPS:
+    out = _outputs(rng)
+    p = 3  # the top byte of the next output
+    for i in range(DECK_SIZE - 1, 0, -1):
+        shift = _TOP_SHIFT[i]
         while True:
-            if p == len(tops):
-                tops += _top_bytes(rng)
-            j = tops[p] >> shift
-            p += 1
+            if p >= len(out):
+                out += _outputs(rng)
+            j = out[p] >> shift
+            p += 4
             if j <= i:
                 break
         deck[i], deck[j] = deck[j], deck[i]
