@@ -228,7 +228,7 @@ def counts_of(faces: Iterable[object]) -> list[int]:
 def faces_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
     """Return the sorted faces of a count vector."""
     if _COMPILED:  # native ints: a plain loop (over a list: indexing is native)
-        cs = counts if isinstance(counts, list) else list(counts)
+        cs: list[int] = counts if isinstance(counts, list) else list(counts)
         out: list[int] = []
         for f in range(len(cs)):
             c = cs[f]

@@ -558,7 +558,7 @@ def _table_info(table: Sequence[Group]) -> _TableInfo:
     on_table = [0] * NUM_FACES
     for g in groups:
         for f in g.faces:
-            on_table[f] += 1
+            on_table[f] = on_table[f] + 1  # not +=: generic when compiled
     info: _TableInfo = (huxi, k, pengpeng, red, big, n, open_faces, groups, [], on_table)
     if len(_table_cache) >= _TABLE_CACHE_LIMIT:
         _table_cache.clear()

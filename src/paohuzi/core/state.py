@@ -222,7 +222,7 @@ def _counts(faces: tuple[int, ...]) -> list[int]:
     """:func:`~.cards.counts_of` of a checked deal's hand (its faces are known good)."""
     c = [0] * NUM_FACES
     for f in faces:
-        c[f] += 1
+        c[f] = c[f] + 1  # not +=: compiled, an augmented item assignment is generic
     return c
 
 
@@ -654,7 +654,7 @@ class State:
         """
         h = self.hands[seat]
         for f in taken:
-            h[f] -= 1
+            h[f] = h[f] - 1
         self.tables[seat] += placed
         self.facts[seat] = None
         t = self.tfacts[seat]
@@ -755,9 +755,9 @@ class State:
         dealer = self.dealer
         x = self.deal.liangzhang
         h = self.hands[dealer]
-        h[x] -= 1
+        h[x] = h[x] - 1
         res = evaluate_counts(self.table_groups(dealer), h, x, False, False, self.rules)
-        h[x] += 1
+        h[x] = h[x] + 1
         if res is None or h[x] >= 3:
             return False
         self._open_own(x, dealer, False, False, res)
@@ -942,10 +942,13 @@ class State:
 
     def _discard(self, p: int, x: int) -> None:
         """A discard (§6): 臭 to the discarder (§8), then forced 跑, 碰/吃, or his pile."""
-        self.hands[p][x] -= 1
+        # Item assignments written out: compiled, ``a[i] -= 1`` is a generic operation.
+        h = self.hands[p]
+        h[x] = h[x] - 1
         self.facts[p] = None  # touch(p), inlined on the hottest path
-        self.chou_chi[p] |= 1 << x
-        self.chou_peng[p] |= 1 << x
+        chou_chi, chou_peng = self.chou_chi, self.chou_peng
+        chou_chi[p] = chou_chi[p] | 1 << x
+        chou_peng[p] = chou_peng[p] | 1 << x
         self.discards[p].append(x)
         self.log.append(_EV_DISCARD[p][x])
         order, peng_seats, chi_seats = SEATS_FOR[1][p]
@@ -990,10 +993,10 @@ class State:
         if aid != HU_ID and w.forced_pao < 0:
             for s, kind in chou_marks(w, aid, rank):
                 if kind is _CHOU_PENG:
-                    self.chou_peng[s] |= 1 << x
+                    self.chou_peng[s] = self.chou_peng[s] | 1 << x
                     self.log.append(_EV_CHOU_PENG[s][x])
                 else:
-                    self.chou_chi[s] |= 1 << x
+                    self.chou_chi[s] = self.chou_chi[s] | 1 << x
                     self.log.append(_EV_CHOU_CHI[s][x])
         self.window = None
         if aid == HU_ID:
@@ -1023,7 +1026,7 @@ class State:
         x = w.card
         if aid == HU_ID:
             if w.source == self.deal.dealer and not w.from_draw:  # 天胡 on the 亮张, in hand
-                self.hands[seat][x] -= 1
+                self.hands[seat][x] = self.hands[seat][x] - 1
                 self.touch(seat)
                 self.win_card = x
             self._hu(seat, w.hu[seat], x)
