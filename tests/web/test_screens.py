@@ -9,10 +9,10 @@ from typing import Any
 import httpx
 import pytest
 
+from paohuzi.server.process import ServerProcess
 from paohuzi.web.screenshots import (
     DESKTOP,
     PHONE,
-    ServerProcess,
     bot_room,
     can_discard,
     http,
@@ -22,6 +22,7 @@ from paohuzi.web.screenshots import (
 from .conftest import Watch, guest, no_overflow, open_page
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
+LANDSCAPE = {"width": 844, "height": 390}  # a phone turned sideways
 
 
 def check(page: Any, watch: Watch, shots: Path, name: str) -> None:
@@ -49,13 +50,13 @@ def check(page: Any, watch: Watch, shots: Path, name: str) -> None:
 @pytest.fixture(scope="module")
 def finished(browser: Any, web: ServerProcess) -> dict[str, Any]:
     """A guest who has finished a one-round match against two bots (played by clicks)."""
-    code, login = bot_room(web.base, "回放", 1, 11)
+    code, login = bot_room(web.http, "回放", 1, 11)
     page, _ = open_page(browser, web, login, PHONE, f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
     play([page], lambda d: page.locator(".summary").count() > 0)
     page.context.close()
-    match_id = httpx.get(f"{web.base}/rooms/{code}").json()["match_id"]
+    match_id = httpx.get(f"{web.http}/rooms/{code}").json()["match_id"]
     return {"login": login, "code": code, "match_id": match_id}
 
 
@@ -77,7 +78,7 @@ def test_login(browser: Any, web: ServerProcess, shots: Path, size: str) -> None
 @pytest.mark.parametrize("size", SIZES)
 def test_lobby_and_english(browser: Any, web: ServerProcess, shots: Path, size: str) -> None:
     login = guest(web, "大厅")
-    http(web.base, "POST", "/rooms", {"rounds": 4, "public": True}, login["token"])
+    http(web.http, "POST", "/rooms", {"rounds": 4, "public": True}, login["token"])
     page, watch = open_page(browser, web, login, SIZES[size], "")
     page.wait_for_selector(".room-row")
     check(page, watch, shots, f"lobby-{size}")
@@ -100,15 +101,35 @@ def test_room_from_the_lobby_form(browser: Any, web: ServerProcess, shots: Path,
     check(page, watch, shots, f"room-{size}")
     page.get_by_role("button", name="空位加机器人").click()
     page.wait_for_selector(".btn.primary:enabled >> text=开始")
-    room = httpx.get(f"{web.base}/rooms/{code}").json()
+    room = httpx.get(f"{web.http}/rooms/{code}").json()
     assert [s is not None for s in room["seats"]] == [True, True, True] and room["rounds"] == 2
+
+
+def test_table_on_a_phone_turned_sideways(browser: Any, web: ServerProcess, shots: Path) -> None:
+    """The whole hand and the claim/discard controls are on screen without scrolling."""
+    code, login = bot_room(web.http, "横屏", 1, 23)
+    page, watch = open_page(browser, web, login, LANDSCAPE, f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".table")
+    play([page], lambda d: len(d) >= 2 and can_discard(page))
+    check(page, watch, shots, "table-landscape")
+    page.screenshot(path="/tmp/landscape.png")
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll('.hand svg.card, .actions button')]
+            .map((e) => [e.getAttribute('aria-label') || e.textContent, e.getBoundingClientRect()])
+            .filter(([, r]) => r.bottom > innerHeight + 0.5 || r.top < -0.5)
+            .map(([name, r]) => `${name} at ${Math.round(r.top)}-${Math.round(r.bottom)}`)"""
+    )
+    assert outside == [], f"off screen at {LANDSCAPE}: {outside}"
+    tall = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
+    assert tall[0] <= tall[1], f"the table scrolls: {tall[0]} px of content in {tall[1]}"
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_table_settlement_and_summary(
     browser: Any, web: ServerProcess, shots: Path, size: str
 ) -> None:
-    code, login = bot_room(web.base, "牌桌", 1, 23)
+    code, login = bot_room(web.http, "牌桌", 1, 23)
     page, watch = open_page(browser, web, login, SIZES[size], f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
@@ -132,7 +153,7 @@ def test_replay(
     browser: Any, web: ServerProcess, shots: Path, size: str, finished: dict[str, Any]
 ) -> None:
     page, watch = open_page(browser, web, finished["login"], SIZES[size], "")
-    page.goto(f"{web.base}/#/replay/{finished['match_id']}")
+    page.goto(f"{web.http}/#/replay/{finished['match_id']}")
     page.wait_for_selector(".replay .table")
     n = int(page.locator("input[type=range]").get_attribute("max") or 0)
     assert n > 0
@@ -142,6 +163,10 @@ def test_replay(
     page.keyboard.press("ArrowRight")
     assert page.locator("[data-step]").inner_text().startswith("第 3/")
     assert page.locator(".hand-card").count() == 0  # the spectator's view: no hand
+    # The seats go by their nicknames: the guest and the two bots.
+    options = page.locator("select[aria-label='视角'] option").all_inner_texts()
+    assert "回放" in options[1] and all("bot" in o for o in options[2:]), options
+    assert "bot" in page.locator('.seat-panel[data-seat="1"] .seat-name').inner_text()
     page.select_option("select[aria-label='视角']", "0")
     page.wait_for_selector(".hand-card")
     check(page, watch, shots, f"replay-{size}")
@@ -155,7 +180,7 @@ def test_account(
 ) -> None:
     page, watch = open_page(browser, web, finished["login"], SIZES[size], "#/account")
     page.wait_for_selector(".account .room-row")
-    me = http(web.base, "GET", "/accounts/me", token=finished["login"]["token"])
+    me = http(web.http, "GET", "/accounts/me", token=finished["login"]["token"])
     assert page.locator("[data-balance]").inner_text() == str(me["balance"])
     assert page.locator(f"a[href='#/replay/{finished['match_id']}']").count() == 1
     check(page, watch, shots, f"account-{size}")

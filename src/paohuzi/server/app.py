@@ -52,7 +52,7 @@ log = logging.getLogger("paohuzi.server")
 
 # The RuleSet fields a host may set for a room (the rest are the 红拐弯 rules).
 HOST_RULES = frozenset(f.name for f in fields(RuleSet)) - {"rounds_per_match", "starting_balance"}
-BOT_KINDS = ("random", "heuristic", "search", "learned")
+BOT_KINDS = ("random", "heuristic", "search", "learned", "guided")
 
 
 class _Body(BaseModel):
@@ -794,6 +794,7 @@ def create_app(
         conn.account_id = acct.id
         conn.seat = seat
         conn.spectator = m.spectate
+        conn.views = m.views
         conn.since = m.since
         table: TableHandle | None = hub.tables.get(code)
         if table is None and room.status != "open":
