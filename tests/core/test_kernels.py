@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from paohuzi.core import cards, facts, state
+from paohuzi.core import cards, deal, facts, state
 from paohuzi.core.engine import new_game
 from paohuzi.core.facts import seat_facts, table_facts
 from paohuzi.core.groups import Group, GroupKind, TableGroup
@@ -64,3 +64,25 @@ def test_faces_of_counts_loop_matches_bytes(monkeypatch: pytest.MonkeyPatch) -> 
     for h in _hands(500):
         a, b = _both(monkeypatch, cards, lambda h=h: cards.faces_of_counts(h))
         assert a == b == tuple(f for f in range(20) for _ in range(h[f]))
+
+
+@pytest.mark.parametrize("batch", [1, 7, 160])
+def test_batched_shuffle_draws_as_random_shuffle(
+    monkeypatch: pytest.MonkeyPatch, batch: int
+) -> None:
+    """The compiled build's shuffle (outputs in batches, refilled when they run out)."""
+    monkeypatch.setattr(deal, "_BATCH", batch)
+    for seed in [*range(300), 2**63 - 1, -5, 10**30]:
+        want = list(cards.full_deck())
+        random.Random(seed).shuffle(want)
+        got = list(cards.full_deck())
+        deal._shuffle_batched(got, random.Random(seed))
+        plain = list(cards.full_deck())
+        deal._shuffle(plain, random.Random(seed))
+        assert got == want == plain, seed
+
+
+def test_deal_from_seed_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    for seed in range(200):
+        a, b = _both(monkeypatch, deal, lambda seed=seed: deal.deal_from_seed(seed, seed % 3))
+        assert a == b, seed

@@ -227,11 +227,14 @@ def counts_of(faces: Iterable[object]) -> list[int]:
 
 def faces_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
     """Return the sorted faces of a count vector."""
-    if _COMPILED:  # native ints: a plain loop
+    if _COMPILED:  # native ints: a plain loop (over a list: indexing is native)
+        cs: list[int] = counts if isinstance(counts, list) else list(counts)
         out: list[int] = []
-        for f, c in enumerate(counts):
-            for _ in range(c):
+        for f in range(len(cs)):
+            c = cs[f]
+            while c > 0:
                 out.append(f)
+                c -= 1
         return tuple(out)
     return tuple(b"".join([_FACE_BYTE[f] * c for f, c in enumerate(counts)]))
 

@@ -185,12 +185,11 @@ def _lanes(x: int, faces: Sequence[int]) -> int:
     return sum(1 << 4 * rel.index(f) for f in faces)
 
 
-@cache
-def _requirements(x: int, copies: int) -> tuple[tuple[int, int, int], ...]:
+def _requirements(x: int, copies: int) -> tuple[tuple[int, int, int, Action], ...]:
     """Every option on ``x`` of a hand with ``copies`` free copies of it.
 
-    As (id, packed hand cards it needs, cards used), from :func:`chi_options` on
-    the richest such hand.
+    As (id, packed hand cards it needs, cards used, its action), from
+    :func:`chi_options` on the richest such hand.
 
     Any real hand with that many copies has a subset of these options: exactly those
     whose needs it can pay (a face never has more than two free copies).
@@ -201,8 +200,18 @@ def _requirements(x: int, copies: int) -> tuple[tuple[int, int, int], ...]:
     for shapes in chi_options(rich, x):
         groups = [f for s in shapes for f in (shape_faces(x, s) or ())]
         groups.remove(x)  # the card on offer
-        out.append((option_id(shapes), _lanes(x, groups), len(groups)))
-    return tuple(sorted(out))
+        aid = option_id(shapes)
+        out.append((aid, _lanes(x, groups), len(groups), chi_action(aid, x)))
+    return tuple(sorted(out, key=lambda r: r[0]))
+
+
+# _requirements by card and copies, filled on first use (a list: no call on a hit).
+_REQUIRED: Final[list[list[tuple[tuple[int, int, int, Action], ...] | None]]] = [
+    [None, None, None] for _ in range(NUM_FACES)
+]
+# Per card: its lane among related_faces, and the top bit of every lane.
+_X_LANE: Final = [related_faces(x).index(x) for x in range(NUM_FACES)]
+_GUARD: Final = [sum(8 << 4 * i for i in range(len(related_faces(x)))) for x in range(NUM_FACES)]
 
 
 def _packed_options(x: int, related: tuple[int, ...]) -> _Table:
@@ -211,15 +220,21 @@ def _packed_options(x: int, related: tuple[int, ...]) -> _Table:
     Each count sits in a four-bit lane with its top bit set; subtracting what an
     option needs leaves every top bit set exactly when the hand has enough of each.
     """
-    have = guard = 0
-    for i, c in enumerate(related):
-        have |= (c | 8) << 4 * i
-        guard |= 8 << 4 * i
+    have = 0
+    shift = 0
+    for c in related:
+        have |= (c | 8) << shift
+        shift += 4
+    copies = related[_X_LANE[x]]
+    required = _REQUIRED[x][copies]
+    if required is None:
+        required = _REQUIRED[x][copies] = _requirements(x, copies)
+    guard = _GUARD[x]
     out: dict[int, Action] = {}
     most = 0
-    for aid, need, used in _requirements(x, related[related_faces(x).index(x)]):
+    for aid, need, used, act in required:
         if (have - need) & guard == guard:
-            out[aid] = chi_action(aid, x)
+            out[aid] = act
             if used > most:
                 most = used
     return out, most

@@ -196,11 +196,13 @@ class Window:
             r = claim_rank(self.order, s, a)
             if r < best_rank:
                 best_seat, best_aid, best_rank = s, a, r
-        pending = [s for s in self.options if s not in self.answers]
-        if pending:
-            potential = min(claim_rank(self.order, s, a) for s in pending for a in self.options[s])
-            if potential < best_rank:
-                return None
+        # The best rank a seat yet to answer could still claim (loops, not min() of a
+        # generator: compiled, a generator is an object of its own).
+        for s, ids in self.options.items():
+            if s not in self.answers:
+                for a in ids:
+                    if claim_rank(self.order, s, a) < best_rank:
+                        return None
         return best_seat, best_aid, best_rank
 
 

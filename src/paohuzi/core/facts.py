@@ -364,7 +364,9 @@ def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
             low = stranded & -stranded
             wins = 0 if stranded ^ low else wins & _REL[low.bit_length() - 1]
     if wins:  # and a bound on the 胡息 the hand can reach
-        bar = min(rules.min_huxi, rules.min_huxi_with_mingtang)
+        bar = rules.min_huxi  # the lower bar (a compiled min() is a generic call)
+        if rules.min_huxi_with_mingtang < bar:
+            bar = rules.min_huxi_with_mingtang
         if bound < 0:
             bound = _BOUND_SMALL[_SMALL_FACES(fb)] + _BOUND_BIG[_BIG_FACES(fb)]
         if huxi + bound + _BEST_GAIN < bar:

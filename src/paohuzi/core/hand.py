@@ -25,7 +25,8 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Final
 
 from .cards import (
     NUM_FACES,
@@ -62,16 +63,15 @@ __all__ = [
 TableInput = str | Iterable[str | Group]
 HandInput = str | Iterable[int]
 
-_TI, _PAO, _WEI, _CHOUWEI, _KAN, _PENG, _JU, _DUI = (
-    GroupKind.TI,
-    GroupKind.PAO,
-    GroupKind.WEI,
-    GroupKind.CHOUWEI,
-    GroupKind.KAN,
-    GroupKind.PENG,
-    GroupKind.JU,
-    GroupKind.DUI,
-)
+# Module constants are Final: a compiled build reads them as natives, not from a dict.
+_TI: Final = GroupKind.TI
+_PAO: Final = GroupKind.PAO
+_WEI: Final = GroupKind.WEI
+_CHOUWEI: Final = GroupKind.CHOUWEI
+_KAN: Final = GroupKind.KAN
+_PENG: Final = GroupKind.PENG
+_JU: Final = GroupKind.JU
+_DUI: Final = GroupKind.DUI
 
 
 def complete_size(k: int) -> int:
@@ -85,10 +85,10 @@ def complete_size(k: int) -> int:
     return 21 if k == 0 else 20 + k
 
 
-_W = tuple(complete_size(k) for k in range(4 * NUM_FACES))  # W(k) by k, for the hot paths
+_W: Final = tuple(complete_size(k) for k in range(4 * NUM_FACES))  # W(k) by k, for the hot paths
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class WinResult:
     """The best arrangement of a win and its score, itemised."""
 
@@ -101,7 +101,36 @@ class WinResult:
     card: int
     self_drawn: bool
     last_card: bool
-    how: str = field(default="")  # 跑胡 / 提胡 / 偎胡 / 碰 / "" (X into a hand group)
+    how: str  # 跑胡 / 提胡 / 偎胡 / 碰 / "" (X into a hand group)
+
+    def __init__(
+        self,
+        huxi: int,
+        tun: int,
+        fan: int,
+        score: int,
+        mingtang: Mapping[str, int],
+        groups: tuple[Group, ...],
+        card: int,
+        self_drawn: bool,
+        last_card: bool,
+        how: str = "",
+    ) -> None:
+        """The fields in order.
+
+        Written out: a compiled build compiles it, where the frozen dataclass's own
+        ``__init__`` stays interpreted and costs ten times as much.
+        """
+        object.__setattr__(self, "huxi", huxi)
+        object.__setattr__(self, "tun", tun)
+        object.__setattr__(self, "fan", fan)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "mingtang", mingtang)
+        object.__setattr__(self, "groups", groups)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "self_drawn", self_drawn)
+        object.__setattr__(self, "last_card", last_card)
+        object.__setattr__(self, "how", how)
 
     @property
     def zimo(self) -> bool:
@@ -164,12 +193,13 @@ class WinResult:
 # ---------------------------------------------------------------------------
 # Packed keys and pre-built groups.
 
-_ONE = tuple(1 << (8 * f) for f in range(NUM_FACES))
-_HALF_BITS = 80
-_HALF_MASK = (1 << _HALF_BITS) - 1
-_LANES = sum(1 << (8 * i) for i in range(10))  # bit 0 of each of the ten lanes
-_IS_RED = tuple(int(f in RED_FACES) for f in range(NUM_FACES))
-_SET_S, _SET_B = HUXI[GroupKind.JU]  # 胡息 of a scoring set (一二三/二七十), small and big
+_ONE: Final = tuple(1 << (8 * f) for f in range(NUM_FACES))
+_HALF_BITS: Final = 80
+_HALF_MASK: Final = (1 << _HALF_BITS) - 1
+_LANES: Final = sum(1 << (8 * i) for i in range(10))  # bit 0 of each of the ten lanes
+_IS_RED: Final = tuple(int(f in RED_FACES) for f in range(NUM_FACES))
+_SET_S: Final = HUXI[GroupKind.JU][0]  # 胡息 of a scoring set (一二三/二七十), small
+_SET_B: Final = HUXI[GroupKind.JU][1]  # and big
 
 
 def _pack(counts: Sequence[int]) -> int:
@@ -182,18 +212,20 @@ def _same(kind: GroupKind) -> tuple[Group, ...]:
     return tuple(Group(kind, (f,) * kind.size) for f in range(NUM_FACES))
 
 
-_KAN_G = _same(_KAN)
-_PENG_G = _same(_PENG)
-_WEI_G = _same(_WEI)
-_PAO_G = _same(_PAO)
-_TI_G = _same(_TI)
-_DUI_G = _same(_DUI)
-_RUN_G = {f: Group(_JU, (f, f + 1, f + 2)) for f in range(NUM_FACES) if f % 10 <= 7}
-_EQS_G = {off: Group(_JU, tuple(off + n for n in ERQISHI)) for off in (0, 10)}  # 二七十 / 贰柒拾
-_MIX_G = {  # 大小三搭 at number n (0-9): (two small + big, small + two big)
+_KAN_G: Final = _same(_KAN)
+_PENG_G: Final = _same(_PENG)
+_WEI_G: Final = _same(_WEI)
+_PAO_G: Final = _same(_PAO)
+_TI_G: Final = _same(_TI)
+_DUI_G: Final = _same(_DUI)
+_RUN_G: Final = {f: Group(_JU, (f, f + 1, f + 2)) for f in range(NUM_FACES) if f % 10 <= 7}
+_EQS_G: Final = {
+    off: Group(_JU, tuple(off + n for n in ERQISHI)) for off in (0, 10)
+}  # 二七十 / 贰柒拾
+_MIX_G: Final = {  # 大小三搭 at number n (0-9): (two small + big, small + two big)
     n: (Group(_JU, (n, n, n + 10)), Group(_JU, (n, n + 10, n + 10))) for n in range(10)
 }
-_KIND_RANK = {id(kind): i for i, kind in enumerate(GroupKind)}  # by id: Enum hashing is slow
+_KIND_RANK: Final = {id(kind): i for i, kind in enumerate(GroupKind)}  # by id: Enum hashing is slow
 
 
 def _group_order(g: Group) -> tuple[int, tuple[int, ...]]:
@@ -204,11 +236,13 @@ def _group_order(g: Group) -> tuple[int, tuple[int, ...]]:
 # ---------------------------------------------------------------------------
 # Tables of the one-size decompositions (runs, 二七十/一二三, the pair).
 
-_T0: dict[int, int] = {}  # ten-lane key -> most scoring sets (一二三/二七十), no pair
-_T1: dict[int, int] = {}  # the same with exactly one pair
-_T01: set[int] = set()  # keys of both, for a quick reject
-_TABLE_LIMIT = 4  # copies a lane may hold
-_table_stats: dict[str, float] = {"build_seconds": 0.0}
+_T0: Final[dict[int, int]] = {}  # ten-lane key -> most scoring sets (一二三/二七十), no pair
+_T1: Final[dict[int, int]] = {}  # the same with exactly one pair
+# Keys of both, for a quick reject. A dict, not a set: a dict of ints is untracked by
+# the garbage collector, which would otherwise walk a set this size in every full pass.
+_T01: Final[dict[int, None]] = {}
+_TABLE_LIMIT: Final = 4  # copies a lane may hold
+_table_stats: Final[dict[str, float]] = {"build_seconds": 0.0}
 
 
 def _build_tables() -> None:
@@ -243,7 +277,8 @@ def _build_tables() -> None:
                     t1[k2] = score
     # _T0 last: a non-empty _T0 means the tables are ready.
     _T1.update(t1)
-    _T01.update(t0, t1)
+    _T01.update(dict.fromkeys(t0))
+    _T01.update(dict.fromkeys(t1))
     _T0.update(t0)
     _table_stats["build_seconds"] = time.perf_counter() - start
 
@@ -262,7 +297,7 @@ def _mix_options() -> dict[tuple[int, int], tuple[tuple[int, int, int, int], ...
     return out
 
 
-_MIX_OPTS = _mix_options()
+_MIX_OPTS: Final = _mix_options()
 
 
 def _solve(key: int, need_pair: bool) -> int:
@@ -325,7 +360,7 @@ def _solve_mixed(smalls: list[int], bigs: list[int], need_pair: bool) -> int:
     """Most 胡息 over the halves each 大小三搭 choice leaves, or -1."""
     t0 = _T0
     # Most hands fail here, in C: no half left is decomposable at all.
-    halves = _T01 if need_pair else t0.keys()
+    halves = _T01.keys() if need_pair else t0.keys()
     if halves.isdisjoint(smalls) or halves.isdisjoint(bigs):
         return -1
     t1 = _T1
@@ -346,8 +381,8 @@ def _solve_mixed(smalls: list[int], bigs: list[int], need_pair: bool) -> int:
     return best
 
 
-_memo: dict[int, int] = {}
-_MEMO_LIMIT = 300_000
+_memo: Final[dict[int, int]] = {}
+_MEMO_LIMIT: Final = 300_000
 
 
 def _best(key: int, need_pair: bool) -> int:
@@ -489,8 +524,8 @@ _TableInfo = tuple[
     list[tuple[Group, ...]],
     list[int],
 ]
-_table_cache: dict[tuple[int, ...], tuple[tuple[Group, ...], _TableInfo]] = {}
-_TABLE_CACHE_LIMIT = 4096
+_table_cache: Final[dict[tuple[int, ...], tuple[tuple[Group, ...], _TableInfo]]] = {}
+_TABLE_CACHE_LIMIT: Final = 4096
 
 
 def _table_info(table: Sequence[Group]) -> _TableInfo:
@@ -523,7 +558,7 @@ def _table_info(table: Sequence[Group]) -> _TableInfo:
     on_table = [0] * NUM_FACES
     for g in groups:
         for f in g.faces:
-            on_table[f] += 1
+            on_table[f] = on_table[f] + 1  # not +=: generic when compiled
     info: _TableInfo = (huxi, k, pengpeng, red, big, n, open_faces, groups, [], on_table)
     if len(_table_cache) >= _TABLE_CACHE_LIMIT:
         _table_cache.clear()
@@ -555,14 +590,14 @@ def _hand_info(hand: Sequence[int]) -> _HandInfo:
     return counts, n, red, big, key, n - 3 * len(kans), tuple(kans), kan_huxi
 
 
-_RED_MASK = sum(0xFF << (8 * f) for f in RED_FACES)
-_NO_KAN = bytes(0 if i == 3 else i for i in range(256))  # a 坎 is not free to arrange
+_RED_MASK: Final = sum(0xFF << (8 * f) for f in RED_FACES)
+_NO_KAN: Final = bytes(0 if i == 3 else i for i in range(256))  # a 坎 is not free to arrange
 
 
 # Per rule set: (rules, min_huxi, min_huxi_with_mingtang, zimo bonus, 名堂 cache).
 _MingtangKey = tuple[int, int, int, bool, bool, bool]
 _RuleInfo = tuple[RuleSet, int, int, int, dict[_MingtangKey, tuple[dict[str, int], int]]]
-_rule_cache: dict[int, _RuleInfo] = {}
+_rule_cache: Final[dict[int, _RuleInfo]] = {}
 
 
 def _rule_info(rules: RuleSet) -> _RuleInfo:
@@ -576,10 +611,16 @@ def _rule_info(rules: RuleSet) -> _RuleInfo:
     return info
 
 
-_TI_H, _PAO_H, _WEI_H, _KAN_H, _PENG_H = (
-    tuple(huxi_of(k, big=f >= 10) for f in range(NUM_FACES)) for k in (_TI, _PAO, _WEI, _KAN, _PENG)
-)
-_HOW = ("", "碰", "跑胡", "跑胡", "提胡", "提胡", "偎胡")
+def _huxi_by_face(kind: GroupKind) -> tuple[int, ...]:
+    return tuple(huxi_of(kind, big=f >= 10) for f in range(NUM_FACES))
+
+
+_TI_H: Final = _huxi_by_face(_TI)
+_PAO_H: Final = _huxi_by_face(_PAO)
+_WEI_H: Final = _huxi_by_face(_WEI)
+_KAN_H: Final = _huxi_by_face(_KAN)
+_PENG_H: Final = _huxi_by_face(_PENG)
+_HOW: Final = ("", "碰", "跑胡", "跑胡", "提胡", "提胡", "偎胡")
 # Option codes: 0 X into the hand, 1 碰 with a pair, 2 跑 on a 坎, 3 跑 on a table 偎/碰,
 # 4 提 on a 坎, 5 提 on a table 偎, 6 偎 with a pair.
 _Option = tuple[int, int, bool, int, int]  # free key, free cards, need pair, 胡息 change, code
@@ -722,7 +763,7 @@ def _mingtang(mt_key: _MingtangKey, rules: RuleSet) -> tuple[dict[str, int], int
     return mt, combine_fan(mt, rules)
 
 
-_arrangements: dict[int, tuple[Group, ...]] = {}
+_arrangements: Final[dict[int, tuple[Group, ...]]] = {}
 
 
 def _result_groups(
@@ -856,8 +897,8 @@ def _check_size(groups: Sequence[Group], counts: Sequence[int], want: int, what:
 
 
 _Checked = tuple[_TableInfo, _HandInfo, int]
-_inputs: dict[tuple[str | tuple[()], str, object], _Checked] = {}
-_INPUTS_LIMIT = 16384
+_inputs: Final[dict[tuple[str | tuple[()], str, object], _Checked]] = {}
+_INPUTS_LIMIT: Final = 16384
 
 
 def _checked_win(table: TableInput, hand: HandInput, card: object) -> _Checked:
@@ -958,8 +999,8 @@ def _neighbours() -> tuple[int, ...]:
     return tuple(out)
 
 
-_NEIGHBOURS = _neighbours()
-_EQS_BITS = sum(1 << n for n in ERQISHI)  # 二七十 within one size
+_NEIGHBOURS: Final = _neighbours()
+_EQS_BITS: Final = sum(1 << n for n in ERQISHI)  # 二七十 within one size
 
 
 def _runs_usable(q: int) -> int:

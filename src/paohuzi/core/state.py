@@ -94,6 +94,14 @@ def _free_mask(h: list[int]) -> int:
     return m
 
 
+def _hand_size(h: list[int]) -> int:
+    """``sum(h)`` as the compiled build's native loop (its sum() is a generic call)."""
+    n = 0
+    for c in h:
+        n += c
+    return n
+
+
 # Whether this module runs compiled (mypyc): its functions are then builtins, and
 # plain loops of native ints beat the bytes operations the interpreter prefers.
 _COMPILED: Final = not isinstance(_free_mask, types.FunctionType)
@@ -171,7 +179,7 @@ _CLAIM: Final = Phase.CLAIM
 _OVER: Final = Phase.OVER
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class RoundResult:
     """How a round ended: the winner (None: 荒庄), the win, and the 悟性 changes."""
 
@@ -180,6 +188,21 @@ class RoundResult:
     deltas: tuple[int, int, int]
     balances: tuple[int, int, int]  # after settlement
     next_dealer: int
+
+    def __init__(
+        self,
+        winner: int | None,
+        win: WinResult | None,
+        deltas: tuple[int, int, int],
+        balances: tuple[int, int, int],
+        next_dealer: int,
+    ) -> None:
+        """The fields in order (written out, so that a compiled build compiles it)."""
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "win", win)
+        object.__setattr__(self, "deltas", deltas)
+        object.__setattr__(self, "balances", balances)
+        object.__setattr__(self, "next_dealer", next_dealer)
 
 
 # Why an action is refused, with the rule it breaks (for :meth:`State.verify`).
@@ -199,7 +222,7 @@ def _counts(faces: tuple[int, ...]) -> list[int]:
     """:func:`~.cards.counts_of` of a checked deal's hand (its faces are known good)."""
     c = [0] * NUM_FACES
     for f in faces:
-        c[f] += 1
+        c[f] = c[f] + 1  # not +=: compiled, an augmented item assignment is generic
     return c
 
 
@@ -453,7 +476,8 @@ class State:
             return f.owes_discard_after_claim(0)
         # Cheaper than the full seat facts, which the seat's next discard would drop.
         t = self.tfacts[seat] or self.table_facts(seat)
-        return owes_discard(sum(self.hands[seat]) + t.cards, t.quads)
+        h = self.hands[seat]
+        return owes_discard((_hand_size(h) if _COMPILED else sum(h)) + t.cards, t.quads)
 
     def card_counts(self) -> list[int]:
         """Every card accounted for, by face: hands, tables, piles, stock, card on offer."""
@@ -630,7 +654,7 @@ class State:
         """
         h = self.hands[seat]
         for f in taken:
-            h[f] -= 1
+            h[f] = h[f] - 1
         self.tables[seat] += placed
         self.facts[seat] = None
         t = self.tfacts[seat]
@@ -695,13 +719,19 @@ class State:
                 EventKind.DEAL,
                 d.dealer,
                 face=d.liangzhang,
-                hands=tuple(tuple(sorted(h)) for h in d.hands),
+                hands=(
+                    faces_of_counts(self.hands[0]),
+                    faces_of_counts(self.hands[1]),
+                    faces_of_counts(self.hands[2]),
+                ),
                 numbers=tuple(len(h) for h in d.hands),
             )
         )
         for i in range(3):
-            if 4 in self.hands[(d.dealer + i) % 3]:
-                self._dealt_ti((d.dealer + i) % 3)
+            s = (d.dealer + i) % 3
+            # Compiled, the loop over the faces costs less than a generic ``in``.
+            if _COMPILED or 4 in self.hands[s]:
+                self._dealt_ti(s)
         if self.rules.tianhu and self._offer_tianhu():
             return
         self._after_own(d.dealer)
@@ -725,9 +755,9 @@ class State:
         dealer = self.dealer
         x = self.deal.liangzhang
         h = self.hands[dealer]
-        h[x] -= 1
+        h[x] = h[x] - 1
         res = evaluate_counts(self.table_groups(dealer), h, x, False, False, self.rules)
-        h[x] += 1
+        h[x] = h[x] + 1
         if res is None or h[x] >= 3:
             return False
         self._open_own(x, dealer, False, False, res)
@@ -912,10 +942,13 @@ class State:
 
     def _discard(self, p: int, x: int) -> None:
         """A discard (§6): 臭 to the discarder (§8), then forced 跑, 碰/吃, or his pile."""
-        self.hands[p][x] -= 1
+        # Item assignments written out: compiled, ``a[i] -= 1`` is a generic operation.
+        h = self.hands[p]
+        h[x] = h[x] - 1
         self.facts[p] = None  # touch(p), inlined on the hottest path
-        self.chou_chi[p] |= 1 << x
-        self.chou_peng[p] |= 1 << x
+        chou_chi, chou_peng = self.chou_chi, self.chou_peng
+        chou_chi[p] = chou_chi[p] | 1 << x
+        chou_peng[p] = chou_peng[p] | 1 << x
         self.discards[p].append(x)
         self.log.append(_EV_DISCARD[p][x])
         order, peng_seats, chi_seats = SEATS_FOR[1][p]
@@ -960,10 +993,10 @@ class State:
         if aid != HU_ID and w.forced_pao < 0:
             for s, kind in chou_marks(w, aid, rank):
                 if kind is _CHOU_PENG:
-                    self.chou_peng[s] |= 1 << x
+                    self.chou_peng[s] = self.chou_peng[s] | 1 << x
                     self.log.append(_EV_CHOU_PENG[s][x])
                 else:
-                    self.chou_chi[s] |= 1 << x
+                    self.chou_chi[s] = self.chou_chi[s] | 1 << x
                     self.log.append(_EV_CHOU_CHI[s][x])
         self.window = None
         if aid == HU_ID:
@@ -993,7 +1026,7 @@ class State:
         x = w.card
         if aid == HU_ID:
             if w.source == self.deal.dealer and not w.from_draw:  # 天胡 on the 亮张, in hand
-                self.hands[seat][x] -= 1
+                self.hands[seat][x] = self.hands[seat][x] - 1
                 self.touch(seat)
                 self.win_card = x
             self._hu(seat, w.hu[seat], x)
