@@ -190,7 +190,20 @@ async def _clients(base: str, rooms: list[int], args: Any, conn: Connection) -> 
 
 def _client_main(base: str, rooms: list[int], args: Any, conn: Connection) -> None:
     sys.path.insert(0, str(SRC))
-    asyncio.run(_clients(base, rooms, args, conn))
+    run: Any = asyncio.run
+    try:  # the clients share the cores with the server: the cheaper loop when there is one
+        import uvloop
+
+        run = uvloop.run
+    except ImportError:
+        pass
+    run(_clients(base, rooms, args, conn))
+
+
+def _py_spy() -> str:
+    """py-spy from the running interpreter's environment, else from PATH."""
+    here = Path(sys.executable).with_name("py-spy")
+    return str(here) if here.exists() else "py-spy"
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:
@@ -266,7 +279,7 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
     spy = None
     if args.profile:  # where the server's time goes (pip install py-spy)
         spy = subprocess.Popen(
-            ["py-spy", "record", "--format", "raw", "--rate", "200", "--nonblocking",
+            [_py_spy(), "record", "--format", "raw", "--rate", "200", "--nonblocking",
              "-d", str(int(args.seconds)), "-o", args.profile, "-p", str(server.pid)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

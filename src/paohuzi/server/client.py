@@ -57,7 +57,11 @@ class ServerClient:
     def __init__(self, base: str, token: str | None = None, timeout: float = 30) -> None:
         self.base = check_server_url(base)
         self.token = token
-        self.http = httpx.AsyncClient(base_url=self.base, timeout=timeout)
+        # Idle connections are dropped well before uvicorn's 5 s keep-alive ends, so a
+        # request never races the server closing the connection it was sent on.
+        self.http = httpx.AsyncClient(
+            base_url=self.base, timeout=timeout, limits=httpx.Limits(keepalive_expiry=2.0)
+        )
 
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""

@@ -40,13 +40,12 @@ from .limits import PlaySettings
 from .protocol import (
     Ack,
     DissolveVote,
-    EventMsg,
     LegalAction,
     MatchOver,
-    Prompt,
     Seats,
     SeatStatus,
     Snapshot,
+    encode,
     view_to_dict,
 )
 
@@ -100,6 +99,10 @@ class Connection:
         """Queue a message."""
         self.queue.put_nowait(msg.model_dump_json())
 
+    def put_text(self, text: str) -> None:
+        """Queue a message already encoded (one text shared by every socket it goes to)."""
+        self.queue.put_nowait(text)
+
     async def pump(self) -> None:
         """Send queued messages until ``close`` (run as the socket's writer task)."""
         try:
@@ -140,9 +143,11 @@ def _now() -> float:
 
 @dataclass
 class _Seen:
-    """Per seat: its events so far, its decision point and when that opened."""
+    """Per seat: its events so far (and their ``event`` messages, encoded once), its
+    decision point and when that opened."""
 
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
     key: Hashable = None
     since: int = 0
 
@@ -190,6 +195,13 @@ class Table:
         self.dissolved = False
         self.helpers: dict[int, Bot] = {}  # the heuristic bots that play 托管 and timeouts
         self._status: list[SeatStatus] = []
+        self._status_key: tuple[tuple[Any, ...], ...] = ()
+        # Per seat index, for the state in play: its view, and the prompt's legal actions
+        # and view as JSON (computed once per decision, on first use).
+        self._views: list[SeatView | None] = [None, None, None, None]
+        self._forms: list[tuple[list[dict[str, Any]], dict[str, Any] | None] | None] = [
+            None, None, None, None
+        ]  # fmt: skip
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self.decisions: list[tuple[int, int, int]] = []  # (round, seat, id), seq = index + 1
@@ -235,17 +247,28 @@ class Table:
         """Append the new events of the round in play to each seat's censored list."""
         st = self.state
         rnd = self.round
+        self._views = [None, None, None, None]
+        self._forms = [None, None, None, None]
         for e in st.log[self._log_pos :]:
+            forms: list[tuple[Any, dict[str, Any]]] = []  # each distinct censored form once
             for i in range(4):
                 c = e.censor(_who(i))
-                if c is not None:
-                    self.seen[i].events.append((rnd, c.to_dict()))
+                if c is None:
+                    continue
+                d = next((d for x, d in forms if x is c), None)
+                if d is None:
+                    d = c.to_dict()
+                    forms.append((c, d))
+                seen = self.seen[i]
+                seen.events.append((rnd, d))
+                seen.texts.append(
+                    encode({"type": "event", "seq": len(seen.events), "round": rnd, "event": d})
+                )
         self._log_pos = len(st.log)
         for s in range(3):
-            v = view(st, s)
             key = (rnd, st.phase, len(st.stock), tuple(map(len, st.discards)),
                    tuple(map(len, st.tables)), tuple(map(len, st.piles)),
-                   tuple(a.id for a in v.legal))  # fmt: skip
+                   st.legal_actions(s))  # fmt: skip
             if key != self.seen[s].key:
                 self.seen[s].key = key
                 self.seen[s].since = self.version
@@ -270,30 +293,32 @@ class Table:
             return "disconnect"
         return None
 
-    def status(self) -> list[SeatStatus]:
-        """Every seat's bot, connection and 托管 status."""
+    def _status_now(self) -> tuple[tuple[Any, ...], ...]:
+        """Every seat's (bot, connected, reason): what ``status`` shows, cheap to compare."""
         out = []
         for s, info in enumerate(self.seats):
             why = self.auto(s)
-            reason: Literal["self", "disconnect"] | None = None if why == "bot" else why
-            out.append(
-                SeatStatus(
-                    seat=s,
-                    bot=info.bot,
-                    connected=info.bot is not None or bool(self.conns[s]),
-                    tuoguan=reason is not None,
-                    reason=reason,
-                )
+            out.append((info.bot, info.bot is not None or bool(self.conns[s]),
+                        None if why == "bot" else why))  # fmt: skip
+        return tuple(out)
+
+    def status(self) -> list[SeatStatus]:
+        """Every seat's bot, connection and 托管 status."""
+        return [
+            SeatStatus(
+                seat=s, bot=bot, connected=connected, tuoguan=reason is not None, reason=reason
             )
-        return out
+            for s, (bot, connected, reason) in enumerate(self._status_now())
+        ]
 
     def _tell_status(self) -> bool:
         """Send everyone the seats' status if it changed since it was last sent."""
-        now = self.status()
-        if now == self._status:
+        key = self._status_now()
+        if key == self._status_key:
             return False
-        self._status = now
-        self._tell_all(Seats(seats=now))
+        self._status_key = key
+        self._status = self.status()
+        self._tell_all(Seats(seats=self._status))
         return True
 
     def _clock(self, s: int | None) -> tuple[float | None, float | None]:
@@ -326,18 +351,35 @@ class Table:
             return []
         return [LegalAction(id=a.id, text=a.text()) for a in st.legal_moves(s)]
 
+    def _view(self, s: int | None) -> SeatView:
+        """The seat's view of the state in play (computed once per decision)."""
+        i = _index(s)
+        v = self._views[i]
+        if v is None:
+            v = self._views[i] = view(self.state, s)
+        return v
+
+    def _prompt_forms(self, i: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """A seat index's legal actions and (when it has any) view, as the prompt's JSON."""
+        f = self._forms[i]
+        if f is None:
+            s = _who(i)
+            legal: list[dict[str, Any]] = []
+            if s is not None and self.state.phase is not Phase.OVER:
+                legal = [{"id": a.id, "text": a.text()} for a in self._view(s).legal]
+            # A seat with a decision gets its view with the prompt (a bot acts on it).
+            f = self._forms[i] = (legal, view_to_dict(self._view(s)) if legal else None)
+        return f
+
     def snapshot(self, conn: Connection, since: int | None = None) -> None:
         """Queue (events after ``since``, then) the seat's snapshot on ``conn``."""
         s = conn.seat
-        events = self.seen[_index(s)].events
+        seen = self.seen[_index(s)]
+        events = seen.events
         if since is not None:
             for i in range(since, len(events)):
-                rnd, ev = events[i]
-                conn.put(EventMsg(seq=i + 1, round=rnd, event=ev))
+                conn.put_text(seen.texts[i])
         conn.sent = len(events)
-        st = self.state
-        from .protocol import view_to_dict
-
         deadline, remaining = self._clock(s)
         conn.put(
             Snapshot(
@@ -347,7 +389,7 @@ class Table:
                 version=self.version,
                 since=self.seen[_index(s)].since,
                 seq=len(events),
-                view=view_to_dict(view(st, s)),
+                view=view_to_dict(self._view(s)),
                 legal=self._legal(s),
                 deadline=deadline,
                 remaining=remaining,
@@ -373,40 +415,44 @@ class Table:
                 c.put(msg)
 
     def _broadcast(self, only: int | None = None) -> None:
-        """Each socket's new events and prompt (``only``: just that seat's sockets)."""
+        """Each socket's new events and prompt (``only``: just that seat's sockets).
+
+        Each message is encoded once and shared by every socket of the seat (spectators
+        share the public one).
+        """
         st = self.state
         acting = st.to_act()
+        over = encode(self._over_msg().model_dump()) if self.ended else None
         for i in range(4) if only is None else (only,):
-            s = _who(i)
-            events = self.seen[i].events
-            legal = self._legal(s)
             if not self.conns[i]:
                 continue
-            # A seat with a decision gets its view with the prompt (a bot acts on it).
-            seat_view = view_to_dict(view(st, s)) if legal else None
+            s = _who(i)
+            seen = self.seen[i]
+            texts = seen.texts
+            legal, seat_view = self._prompt_forms(i)
+            deadline, remaining = self._clock(s)
+            prompt = encode(
+                {
+                    "type": "prompt",
+                    "round": self.round,
+                    "version": self.version,
+                    "since": seen.since,
+                    "to_act": list(acting)
+                    if st.phase is not Phase.CLAIM
+                    else [a for a in acting if a == s],
+                    "legal": legal,
+                    "deadline": deadline,
+                    "remaining": remaining,
+                    "view": seat_view,
+                }
+            )
             for conn in self.conns[i]:
-                for n in range(conn.sent, len(events)):
-                    rnd, ev = events[n]
-                    conn.put(EventMsg(seq=n + 1, round=rnd, event=ev))
-                conn.sent = len(events)
-                to_act = (
-                    list(acting) if st.phase is not Phase.CLAIM else [a for a in acting if a == s]
-                )
-                deadline, remaining = self._clock(s)
-                conn.put(
-                    Prompt(
-                        round=self.round,
-                        version=self.version,
-                        since=self.seen[i].since,
-                        to_act=to_act,
-                        legal=legal,
-                        deadline=deadline,
-                        remaining=remaining,
-                        view=seat_view,
-                    )
-                )
-                if self.ended:
-                    conn.put(self._over_msg())
+                for n in range(conn.sent, len(texts)):
+                    conn.put_text(texts[n])
+                conn.sent = len(texts)
+                conn.put_text(prompt)
+                if over is not None:
+                    conn.put_text(over)
 
     # -- sockets -----------------------------------------------------------------------
 
@@ -578,7 +624,7 @@ class Table:
             since = self.seen[s].since
             why = self.auto(s)
             if why == "bot":
-                return _Job(s, since, self.bots[s], view(st, s), None)
+                return _Job(s, since, self.bots[s], self._view(s), None)
             d = self.deadline[s]
             if why is None and (d is None or d > now):
                 continue
@@ -587,7 +633,7 @@ class Table:
             helper = self.helpers.get(s)
             if helper is None:
                 helper = self.helpers[s] = make_bot("heuristic", seed=self.match_id * 3 + s)
-            return _Job(s, since, helper, view(st, s), None)
+            return _Job(s, since, helper, self._view(s), None)
         return None
 
     def _next_time(self) -> float | None:
@@ -676,7 +722,8 @@ class Table:
         if client_id is not None:
             self.client_ids[(seat, client_id)] = seq
             if reply is not None:
-                reply.put(Ack(client_id=client_id, decision=seq))
+                reply.put_text(encode({"type": "ack", "client_id": client_id,
+                                       "decision": seq, "duplicate": False}))  # fmt: skip
         self._advance()
         self._broadcast()
         return seq
