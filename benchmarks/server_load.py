@@ -90,6 +90,7 @@ class _Window:
         self.rounds = 0
         self.errors = 0
         self.codes: dict[str, int] = {}
+        self.samples: list[str] = []  # a few error reasons, to tell what went wrong
 
     def ack(self, dt: float) -> None:
         if self.open:
@@ -125,6 +126,7 @@ async def _room_forever(
                     make_bot(args.bot, seed * 7 + n * 3 + i),
                     on_ack=w.ack,
                     on_round=w.round if i == 0 else None,
+                    batch=not args.no_batch,
                 )
                 for i, c in enumerate(clients)
             ]
@@ -138,6 +140,8 @@ async def _room_forever(
                 w.errors += len(p.errors)
                 for e in p.errors:
                     w.codes[str(e.get("code"))] = w.codes.get(str(e.get("code")), 0) + 1
+                    if len(w.samples) < 3:
+                        w.samples.append(f"{e.get('code')}: {e.get('reason')}"[:300])
             n += 1
     finally:
         for c in clients:
@@ -180,6 +184,7 @@ async def _clients(base: str, rooms: list[int], args: Any, conn: Connection) -> 
             "errors": w.errors + len(failed),
             "codes": w.codes,
             "failures": [repr(t.exception())[:300] for t in failed[:3]],
+            "samples": w.samples,
             "cpu": (time.process_time() - cpu0) / wall,
         }
     )
@@ -223,6 +228,11 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--rounds", type=int, default=8, help="rounds per match")
     ap.add_argument("--profile", help="py-spy the server in the window: collapsed stacks here")
+    ap.add_argument(
+        "--no-batch",
+        action="store_true",
+        help="one message per frame (clients do not ask for batched frames)",
+    )
     ap.add_argument("--quick", action="store_true", help="2 rooms, 3 s (the smoke test)")
     ap.add_argument(
         "--workers",
@@ -312,6 +322,7 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
         "seconds": args.seconds,
         "db": make_url(db).get_backend_name(),
         "bot": args.bot,
+        "batch": not args.no_batch,
         "client_processes": procs,
         "decisions": len(lat),
         "decisions_per_second": round(len(lat) / args.seconds, 1),
@@ -325,6 +336,7 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
         "stale": codes.get("stale", 0),
         "error_codes": codes,
         "failures": [f for r in results for f in r["failures"]],
+        "error_samples": [x for r in results for x in r["samples"]][:3],
         "transactions_per_second": round(transactions / wall, 1),
         "decisions_per_transaction": round(writes / transactions, 2) if transactions else 0.0,
         "server_cpu_ms_per_decision": round(server_cpu_s * 1000 / len(lat), 2) if lat else 0.0,

@@ -795,6 +795,7 @@ def create_app(
         conn.seat = seat
         conn.spectator = m.spectate
         conn.since = m.since
+        conn.batch = m.batch
         table: TableHandle | None = hub.tables.get(code)
         if table is None and room.status != "open":
             async with sessions() as db:

@@ -72,12 +72,15 @@ class Auth(_Msg):
     """First message: the session token; ``since`` asks for the seat's events after it.
 
     ``spectate`` watches the room with the public view (a public room, or its host).
+    ``batch`` lets the server send the messages it has queued for the socket together, as
+    one frame holding a JSON array of them, in order (fewer frames: cheaper for both ends).
     """
 
     type: Literal["auth"]
     token: Annotated[str, Field(min_length=1, max_length=200)]
     since: Annotated[int | None, Field(ge=0)] = None
     spectate: bool = False
+    batch: bool = False
 
 
 class Act(_Msg):

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel
+from sqlalchemy import Connection as SqlConnection
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..bots import Bot, make_bot
@@ -72,6 +73,10 @@ class TableHandle(Protocol):
 class CommitHooks(Protocol):
     """Called around each decision's commit: metrics, and (several workers) fencing."""
 
+    @property
+    def fencing(self) -> bool:
+        """Whether ``before_commit`` has work to do (else it is not called)."""
+
     async def before_commit(self, table: Table, db: AsyncSession) -> None:
         """Inside the decision's transaction; raising refuses the commit (rolled back)."""
 
@@ -93,6 +98,7 @@ class Connection:
         self.kick: Callable[[], Any] | None = None
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
+        self.batch = False  # the auth message's ``batch``: queued messages in one frame
         self.drained = asyncio.Event()  # the writer has sent everything and stopped
 
     def put(self, msg: BaseModel) -> None:
@@ -104,10 +110,22 @@ class Connection:
         self.queue.put_nowait(text)
 
     async def pump(self) -> None:
-        """Send queued messages until ``close`` (run as the socket's writer task)."""
+        """Send queued messages until ``close`` (run as the socket's writer task); with
+        ``batch``, those queued together go in one frame, as a JSON array."""
         try:
-            while (text := await self.queue.get()) is not None:
-                await self._send(text)
+            closing = False
+            while not closing and (text := await self.queue.get()) is not None:
+                if not self.batch or self.queue.empty():
+                    await self._send(text)
+                    continue
+                texts = [text]
+                while not self.queue.empty():
+                    more = self.queue.get_nowait()
+                    if more is None:
+                        closing = True
+                        break
+                    texts.append(more)
+                await self._send(f"[{','.join(texts)}]" if len(texts) > 1 else text)
         finally:
             self.drained.set()
 
@@ -596,7 +614,8 @@ class Table:
             except PaohuziError as e:
                 raise ApiError("bad_action", str(e)) from None
             await self._commit(seat, aid, client_id, conn)
-            self._wake.set()
+            if self._driver_due():
+                self._wake.set()
 
     # -- the driver: bots, 托管, timeouts, votes ------------------------------------------
 
@@ -635,6 +654,15 @@ class Table:
                 helper = self.helpers[s] = make_bot("heuristic", seed=self.match_id * 3 + s)
             return _Job(s, since, helper, self._view(s), None)
         return None
+
+    def _driver_due(self) -> bool:
+        """Whether the driver may have work after a person's decision: the match ended, a
+        seat the server plays is to act, or clocks restarted (its timers for grace
+        periods and votes are unchanged by a decision)."""
+        if self.ended or self.time_limit is not None:
+            return True
+        st = self.state
+        return st.phase is Phase.OVER or any(self.auto(s) is not None for s in st.to_act())
 
     def _next_time(self) -> float | None:
         """When something may become due: a deadline, a grace period's end, a vote's end."""
@@ -704,15 +732,18 @@ class Table:
         row = {"match_id": self.match_id, "seq": seq, "round_index": rnd, "seat": seat,
                "action_id": aid, "client_id": client_id, "created_at": now()}  # fmt: skip
 
-        async def write(db: AsyncSession) -> None:
-            if hooks is not None:  # fencing (several workers): in the decision's transaction
-                await hooks.before_commit(self, db)
-            if new.result is not None:
-                await self._settle(db, new, rnd)
+        async def fence(db: AsyncSession) -> None:
+            assert hooks is not None  # several workers: in the decision's transaction
+            await hooks.before_commit(self, db)
+
+        def settle(db: SqlConnection) -> None:
+            self._settle(db, new, rnd)
 
         # Committed (with other tables' decisions, one transaction) before anything else.
         await committer_for(self.sessions).commit(
-            write if hooks is not None or new.result is not None else None, [(DECISIONS, row)]
+            fence if hooks is not None and hooks.fencing else None,
+            [(DECISIONS, row)],
+            settle if new.result is not None else None,
         )
         # Durable: now it is the table's state.
         if self.hooks is not None:
@@ -728,28 +759,27 @@ class Table:
         self._broadcast()
         return seq
 
-    async def _settle(self, db: AsyncSession, new: State, rnd: int) -> None:
-        """The round's ledger rows, the next round or the match's end: one transaction."""
+    def _settle(self, db: SqlConnection, new: State, rnd: int) -> None:
+        """The round's ledger rows, the next round or the match's end: in the decision's
+        transaction (blocking: the committer's writer thread runs it)."""
         result = new.result
         assert result is not None
+        ledger = []
         for s, info in enumerate(self.seats):
             delta = result.deltas[s]
-            acct = await db.get(Account, info.account_id, with_for_update=True)
-            assert acct is not None
-            acct.balance += delta
-            db.add(
-                LedgerEntry(
-                    account_id=acct.id,
-                    delta=delta,
-                    balance_after=acct.balance,
-                    reason="round",
-                    match_id=self.match_id,
-                    round_index=rnd,
-                )
-            )
+            balance = db.execute(
+                update(Account)
+                .where(Account.id == info.account_id)
+                .values(balance=Account.balance + delta)
+                .returning(Account.balance)
+            ).scalar_one()
+            ledger.append({"account_id": info.account_id, "delta": delta,
+                           "balance_after": balance, "reason": "round",
+                           "match_id": self.match_id, "round_index": rnd})  # fmt: skip
+        db.execute(insert(LedgerEntry), ledger)
         if rnd + 1 < self.match.rounds_total:  # (an open 解散 vote stays open)
-            db.add(
-                RoundRow(
+            db.execute(
+                insert(RoundRow).values(
                     match_id=self.match_id,
                     index=rnd + 1,
                     seed=self.match.round_seed(rnd + 1),
@@ -758,14 +788,12 @@ class Table:
                 )
             )
         else:
-            await db.execute(
+            db.execute(
                 update(MatchRow)
                 .where(MatchRow.id == self.match_id)
                 .values(status="finished", dissolve=None)  # a vote still open lapses
             )
-            await db.execute(
-                update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished")
-            )
+            db.execute(update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished"))
 
     def _advance(self) -> None:
         """After a decision: collect events; at a round's end settle it and deal the next."""
