@@ -165,9 +165,17 @@ class _Seen:
     decision point and when that opened."""
 
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
+    texts: list[str | None] = field(default_factory=list)  # None: not encoded yet
     key: Hashable = None
     since: int = 0
+
+    def text(self, n: int) -> str:
+        """The ``event`` message of the seat's event ``n + 1``, encoded on first use."""
+        t = self.texts[n]
+        if t is None:
+            rnd, ev = self.events[n]
+            t = self.texts[n] = encode({"type": "event", "seq": n + 1, "round": rnd, "event": ev})
+        return t
 
 
 def _who(index: int) -> int | None:
@@ -279,9 +287,7 @@ class Table:
                     forms.append((c, d))
                 seen = self.seen[i]
                 seen.events.append((rnd, d))
-                seen.texts.append(
-                    encode({"type": "event", "seq": len(seen.events), "round": rnd, "event": d})
-                )
+                seen.texts.append(None)
         self._log_pos = len(st.log)
         for s in range(3):
             key = (rnd, st.phase, len(st.stock), tuple(map(len, st.discards)),
@@ -396,7 +402,7 @@ class Table:
         events = seen.events
         if since is not None:
             for i in range(since, len(events)):
-                conn.put_text(seen.texts[i])
+                conn.put_text(seen.text(i))
         conn.sent = len(events)
         deadline, remaining = self._clock(s)
         conn.put(
@@ -446,7 +452,7 @@ class Table:
                 continue
             s = _who(i)
             seen = self.seen[i]
-            texts = seen.texts
+            count = len(seen.events)
             legal, seat_view = self._prompt_forms(i)
             deadline, remaining = self._clock(s)
             prompt = encode(
@@ -465,9 +471,9 @@ class Table:
                 }
             )
             for conn in self.conns[i]:
-                for n in range(conn.sent, len(texts)):
-                    conn.put_text(texts[n])
-                conn.sent = len(texts)
+                for n in range(conn.sent, count):
+                    conn.put_text(seen.text(n))
+                conn.sent = count
                 conn.put_text(prompt)
                 if over is not None:
                     conn.put_text(over)
