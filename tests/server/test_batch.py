@@ -7,6 +7,9 @@ import json
 from typing import Any
 
 import websockets
+from pydantic import TypeAdapter
+
+from paohuzi.server.protocol import Ack, EventMsg, Prompt, ServerMessage
 
 from .conftest import Server, seated_room, start
 
@@ -69,6 +72,15 @@ async def test_a_batched_socket_gets_the_plain_sockets_messages_in_fewer_frames(
     snap = next(m for m in got["batched"] if m["type"] == "snapshot")
     events = [m["seq"] for m in got["batched"] if m["type"] == "event"]
     assert events == list(range(snap["seq"] + 1, snap["seq"] + 1 + len(events)))
+    # Every message is one the schema describes, with all its model's fields (the hot
+    # path builds them as plain dicts, not through the models).
+    schema = TypeAdapter(ServerMessage)
+    models = {"prompt": Prompt, "event": EventMsg, "ack": Ack}
+    for m in got["plain"] + got["batched"]:
+        assert schema.validate_json(json.dumps(m)).type == m["type"]
+        if m["type"] in models:
+            assert list(m) == list(models[m["type"]].model_fields), m
+    assert {"prompt", "event", "ack"} <= {m["type"] for m in got["plain"]}
     assert any(isinstance(f, list) and len(f) > 1 for f in frames["batched"])
     assert all(not isinstance(f, list) for f in frames["plain"])
     assert len(frames["batched"]) < len(frames["plain"])
