@@ -198,10 +198,17 @@ class Player:
     """A seat's client: random legal play, event numbering checked, reconnects on a drop."""
 
     def __init__(
-        self, srv: Server, code: str, token: str, seed: int, spectate: bool = False
+        self,
+        srv: Server,
+        code: str,
+        token: str,
+        seed: int,
+        spectate: bool = False,
+        views: bool = False,
     ) -> None:
         self.srv, self.code, self.token = srv, code, token
         self.spectate = spectate
+        self.views = views  # ask for the view in every prompt
         self.rng = random.Random(seed)
         self.seat: int | None = None
         self.events: list[tuple[int, dict[str, Any]]] = []
@@ -221,7 +228,8 @@ class Player:
                 async with websockets.connect(self.srv.ws(self.code)) as ws:
                     since = len(self.events)
                     hello = {"type": "auth", "token": self.token, "since": since}
-                    await ws.send(json.dumps({**hello, "spectate": self.spectate}))
+                    hello |= {"spectate": self.spectate, "views": self.views}
+                    await ws.send(json.dumps(hello))
                     if self.pending is not None:  # an intent the server never acknowledged
                         await ws.send(json.dumps(self.pending))
                     async for text in ws:

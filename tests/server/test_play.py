@@ -48,6 +48,12 @@ def _check_no_leak(players: list[Player], states: list[Any]) -> None:
                 assert m["view"] == view_to_dict(paohuzi.view(st, p.seat))
             else:  # in a claim window a seat learns only whether it may claim itself
                 assert m["to_act"] == list(paohuzi.view(st, p.seat).to_act)
+                # A prompt carries the seat's view when it has a decision, or always if the
+                # socket asked for ``views``; never anything else.
+                if m["legal"] or p.views:
+                    assert m["view"] == view_to_dict(paohuzi.view(st, p.seat))
+                else:
+                    assert m["view"] is None
             legal = list(st.legal_actions(p.seat)) if not st.over and not p.spectate else []
             assert [a["id"] for a in m["legal"]] == legal
         for m in p.messages:  # no message carries another seat's hand while play goes on
@@ -76,12 +82,16 @@ async def test_three_players_play_a_match(server: Server) -> None:
 
 async def test_two_players_and_a_bot(server: Server) -> None:
     code, tokens = seated_room(server, 2, bot="heuristic")
-    players = [Player(server, code, t, seed=10 + i) for i, t in enumerate(tokens)]
-    watcher = Player(server, code, guest(server, "watcher"), seed=0, spectate=True)
+    # Seat 0 and the spectator draw the table from prompts (``views``), seat 1 does not.
+    players = [Player(server, code, t, seed=10 + i, views=i == 0) for i, t in enumerate(tokens)]
+    watcher = Player(server, code, guest(server, "watcher"), seed=0, spectate=True, views=True)
     match_id = await _play(server, code, [*players, watcher], tokens[0])
     record, states = replayed(server, match_id)
     _check_no_leak([*players, watcher], states)  # the spectator: the public view only
     assert watcher.events and watcher.acks == []
+    prompts = [[m for m in p.messages if m["type"] == "prompt"] for p in (*players, watcher)]
+    assert all(m["view"] is not None for m in prompts[0] + prompts[2])
+    assert any(m["view"] is None for m in prompts[1])  # no decision, no view asked for
     check_ledger(server, code, match_id, states)
     bot_moves = [a for r in record.rounds for a in r.actions if a.seat == 2]
     assert bot_moves  # the bot seat played through the same commit path

@@ -44,7 +44,7 @@ def test_a_seeded_room_deals_its_seed_and_replays_step_by_step(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with _client(tmp_path, monkeypatch, seeds=True) as c:
-        _, _, match_id = _bot_match(c, 4242)
+        _, data_code, match_id = _bot_match(c, 4242)
         rec = paohuzi.MatchRecord.from_dict(c.get(f"/matches/{match_id}/record").json())
         assert rec.seed == 4242
         (st,) = paohuzi.replay_match(rec)
@@ -67,6 +67,8 @@ def test_a_seeded_room_deals_its_seed_and_replays_step_by_step(
                 assert data["steps"][k]["view"] == view_to_dict(want)
             events = [e for s in data["steps"] for e in s["events"]]
             assert events == [e.to_dict() for e in paohuzi.censored_log(st, seat)]
+            seats = c.get(f"/rooms/{data_code}").json()["seats"]
+            assert data["names"] == [s["nickname"] for s in seats] == ["random bot"] * 3
         assert c.get(f"/matches/{match_id}/replay/1").status_code == 404
         assert c.get(f"/matches/{match_id}/replay/0?seat=3").status_code == 422
         assert c.get(f"/matches/{match_id}/rounds/1").status_code == 404

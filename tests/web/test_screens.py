@@ -22,6 +22,7 @@ from paohuzi.web.screenshots import (
 from .conftest import Watch, guest, no_overflow, open_page
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
+LANDSCAPE = {"width": 844, "height": 390}  # a phone turned sideways
 
 
 def check(page: Any, watch: Watch, shots: Path, name: str) -> None:
@@ -104,6 +105,26 @@ def test_room_from_the_lobby_form(browser: Any, web: ServerProcess, shots: Path,
     assert [s is not None for s in room["seats"]] == [True, True, True] and room["rounds"] == 2
 
 
+def test_table_on_a_phone_turned_sideways(browser: Any, web: ServerProcess, shots: Path) -> None:
+    """The whole hand and the claim/discard controls are on screen without scrolling."""
+    code, login = bot_room(web.base, "横屏", 1, 23)
+    page, watch = open_page(browser, web, login, LANDSCAPE, f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".table")
+    play([page], lambda d: len(d) >= 2 and can_discard(page))
+    check(page, watch, shots, "table-landscape")
+    page.screenshot(path="/tmp/landscape.png")
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll('.hand svg.card, .actions button')]
+            .map((e) => [e.getAttribute('aria-label') || e.textContent, e.getBoundingClientRect()])
+            .filter(([, r]) => r.bottom > innerHeight + 0.5 || r.top < -0.5)
+            .map(([name, r]) => `${name} at ${Math.round(r.top)}-${Math.round(r.bottom)}`)"""
+    )
+    assert outside == [], f"off screen at {LANDSCAPE}: {outside}"
+    tall = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
+    assert tall[0] <= tall[1], f"the table scrolls: {tall[0]} px of content in {tall[1]}"
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_table_settlement_and_summary(
     browser: Any, web: ServerProcess, shots: Path, size: str
@@ -142,6 +163,10 @@ def test_replay(
     page.keyboard.press("ArrowRight")
     assert page.locator("[data-step]").inner_text().startswith("第 3/")
     assert page.locator(".hand-card").count() == 0  # the spectator's view: no hand
+    # The seats go by their nicknames: the guest and the two bots.
+    options = page.locator("select[aria-label='视角'] option").all_inner_texts()
+    assert "回放" in options[1] and all("bot" in o for o in options[2:]), options
+    assert "bot" in page.locator('.seat-panel[data-seat="1"] .seat-name').inner_text()
     page.select_option("select[aria-label='视角']", "0")
     page.wait_for_selector(".hand-card")
     check(page, watch, shots, f"replay-{size}")

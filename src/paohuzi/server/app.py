@@ -794,6 +794,7 @@ def create_app(
         conn.account_id = acct.id
         conn.seat = seat
         conn.spectator = m.spectate
+        conn.views = m.views
         conn.since = m.since
         conn.batch = m.batch
         table: TableHandle | None = hub.tables.get(code)

@@ -152,6 +152,7 @@ class RemoteTable:
             "attach",
             seat=conn.seat,
             spectator=conn.spectator,
+            views=conn.views,
             account=conn.account_id,
             since=since,
         )
@@ -532,6 +533,7 @@ class Cluster:
             conn.account_id = op.get("account")
             conn.seat = op.get("seat")
             conn.spectator = bool(op.get("spectator"))
+            conn.views = bool(op.get("views"))
             f = _Forwarded(conn, table, worker)
 
             def kick(f: _Forwarded = f) -> None:

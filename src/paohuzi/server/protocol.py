@@ -72,6 +72,8 @@ class Auth(_Msg):
     """First message: the session token; ``since`` asks for the seat's events after it.
 
     ``spectate`` watches the room with the public view (a public room, or its host).
+    ``views`` asks for the seat's view in every prompt, not only when it has a decision,
+    so a client that draws the table needs no snapshot after each decision.
     ``batch`` lets the server send the messages it has queued for the socket together, as
     one frame holding a JSON array of them, in order (fewer frames: cheaper for both ends).
     """
@@ -80,6 +82,7 @@ class Auth(_Msg):
     token: Annotated[str, Field(min_length=1, max_length=200)]
     since: Annotated[int | None, Field(ge=0)] = None
     spectate: bool = False
+    views: bool = False
     batch: bool = False
 
 
@@ -238,7 +241,8 @@ class Prompt(_Msg):
     legal: list[LegalAction]
     deadline: float | None = None
     remaining: float | None = None
-    view: dict[str, Any] | None = None  # the seat's view, when ``legal`` is not empty
+    # The seat's view: when ``legal`` is not empty, or always if the auth asked for ``views``.
+    view: dict[str, Any] | None = None
 
 
 class Seats(_Msg):

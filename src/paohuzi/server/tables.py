@@ -98,6 +98,7 @@ class Connection:
         self.kick: Callable[[], Any] | None = None
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
+        self.views = False  # the auth message's ``views``: a view in every prompt
         self.batch = False  # the auth message's ``batch``: queued messages in one frame
         self.drained = asyncio.Event()  # the writer has sent everything and stopped
 
@@ -225,9 +226,8 @@ class Table:
         # Per seat index, for the state in play: its view, and the prompt's legal actions
         # and view as JSON (computed once per decision, on first use).
         self._views: list[SeatView | None] = [None, None, None, None]
-        self._forms: list[tuple[list[dict[str, Any]], dict[str, Any] | None] | None] = [
-            None, None, None, None
-        ]  # fmt: skip
+        self._forms: list[list[dict[str, Any]] | None] = [None, None, None, None]
+        self._view_forms: list[dict[str, Any] | None] = [None, None, None, None]
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self.decisions: list[tuple[int, int, int]] = []  # (round, seat, id), seq = index + 1
@@ -275,6 +275,7 @@ class Table:
         rnd = self.round
         self._views = [None, None, None, None]
         self._forms = [None, None, None, None]
+        self._view_forms = [None, None, None, None]
         for e in st.log[self._log_pos :]:
             forms: list[tuple[Any, dict[str, Any]]] = []  # each distinct censored form once
             for i in range(4):
@@ -383,17 +384,24 @@ class Table:
             v = self._views[i] = view(self.state, s)
         return v
 
-    def _prompt_forms(self, i: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        """A seat index's legal actions and (when it has any) view, as the prompt's JSON."""
+    def _legal_form(self, i: int) -> list[dict[str, Any]]:
+        """A seat index's legal actions as the prompt's JSON (once per decision)."""
         f = self._forms[i]
         if f is None:
             s = _who(i)
-            legal: list[dict[str, Any]] = []
-            if s is not None and self.state.phase is not Phase.OVER:
-                legal = [{"id": a.id, "text": a.text()} for a in self._view(s).legal]
-            # A seat with a decision gets its view with the prompt (a bot acts on it).
-            f = self._forms[i] = (legal, view_to_dict(self._view(s)) if legal else None)
+            f = self._forms[i] = (
+                [{"id": a.id, "text": a.text()} for a in self._view(s).legal]
+                if s is not None and self.state.phase is not Phase.OVER
+                else []
+            )
         return f
+
+    def _view_form(self, i: int) -> dict[str, Any]:
+        """A seat index's view as the prompt's JSON (once per decision)."""
+        v = self._view_forms[i]
+        if v is None:
+            v = self._view_forms[i] = view_to_dict(self._view(_who(i)))
+        return v
 
     def snapshot(self, conn: Connection, since: int | None = None) -> None:
         """Queue (events after ``since``, then) the seat's snapshot on ``conn``."""
@@ -453,28 +461,34 @@ class Table:
             s = _who(i)
             seen = self.seen[i]
             count = len(seen.events)
-            legal, seat_view = self._prompt_forms(i)
+            legal = self._legal_form(i)
             deadline, remaining = self._clock(s)
-            prompt = encode(
-                {
-                    "type": "prompt",
-                    "round": self.round,
-                    "version": self.version,
-                    "since": seen.since,
-                    "to_act": list(acting)
-                    if st.phase is not Phase.CLAIM
-                    else [a for a in acting if a == s],
-                    "legal": legal,
-                    "deadline": deadline,
-                    "remaining": remaining,
-                    "view": seat_view,
-                }
-            )
+            prompt: dict[str, Any] = {
+                "type": "prompt",
+                "round": self.round,
+                "version": self.version,
+                "since": seen.since,
+                "to_act": list(acting)
+                if st.phase is not Phase.CLAIM
+                else [a for a in acting if a == s],
+                "legal": legal,
+                "deadline": deadline,
+                "remaining": remaining,
+                "view": None,
+            }
+            texts: dict[bool, str] = {}  # with the view, without
             for conn in self.conns[i]:
                 for n in range(conn.sent, count):
                     conn.put_text(seen.text(n))
                 conn.sent = count
-                conn.put_text(prompt)
+                # A seat with a decision gets its view with the prompt (a bot acts on it),
+                # and so does a socket that asked for ``views`` (a client drawing the table).
+                with_view = bool(legal) or conn.views
+                text = texts.get(with_view)
+                if text is None:
+                    prompt["view"] = self._view_form(i) if with_view else None
+                    text = texts[with_view] = encode(prompt)
+                conn.put_text(text)
                 if over is not None:
                     conn.put_text(over)
 

@@ -8,7 +8,7 @@ not carry, each computed from information the asking seat may see (RULES.md §14
 - ``GET /matches/{id}/rounds/{n}``: a finished round's 结算, itemised (public: the round
   is over and every card is face up);
 - ``GET /matches/{id}/replay/{n}?seat=S``: a finished match's round, step by step, as
-  seat S (or a spectator) saw it.
+  seat S (or a spectator) saw it, with the seats' nicknames.
 
 ``PAOHUZI_TEST_SEEDS=1`` (off by default) adds ``POST /rooms/{code}/seed`` so tests can
 fix a room's deals before its start.
@@ -209,7 +209,10 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         row, table = await _match(db, match_id)
         if row.status != "finished":
             raise ApiError("not_finished", "a match can be replayed once it is over", 409)
-        return _steps(table.match.record(), rnd, seat)
+        ids = [info.account_id for info in table.seats]
+        found = await db.execute(select(Account.id, Account.nickname).where(Account.id.in_(ids)))
+        nick: dict[int, str] = {i: n for i, n in found.all()}
+        return {**_steps(table.match.record(), rnd, seat), "names": [nick.get(i) for i in ids]}
 
     if os.environ.get("PAOHUZI_TEST_SEEDS") == "1":
 

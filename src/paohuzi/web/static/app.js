@@ -478,7 +478,7 @@ function Replay({ id }) {
   const st = data.steps[Math.min(step, n)];
   const log = [];
   data.steps.slice(Math.max(0, step - 3), step + 1).forEach((s, i) => s.events.forEach((ev, j) => {
-    const text = eventWords(ev, seat, null);
+    const text = eventWords(ev, seat, data.names);
     if (text) log.push({ seq: i * 100 + j, text });
   }));
   const header = html`<div class="replay-bar">
@@ -486,7 +486,7 @@ function Replay({ id }) {
       ${Array.from({ length: data.rounds }, (_, i) => html`<option value=${i} selected=${i === rnd}>${i + 1}</option>`)}</select></label>
     <label>${t("view_as")} <select aria-label=${t("view_as")} onChange=${(e) => setSeat(e.target.value === "" ? null : Number(e.target.value))}>
       <option value="" selected=${seat === null}>${t("spectator")}</option>
-      ${[0, 1, 2].map((s) => html`<option value=${s} selected=${seat === s}>${t("seat_n", { n: s })}</option>`)}</select></label>
+      ${[0, 1, 2].map((s) => html`<option value=${s} selected=${seat === s}>${seatWord(s, null, data.names)}</option>`)}</select></label>
     <span class="grow" data-step>${t("step", { i: step, n })}</span>
     <div class="stepper">
       <button class="btn small" aria-label=${t("first")} onClick=${() => setStep(0)}>«</button>
@@ -498,9 +498,9 @@ function Replay({ id }) {
   </div>`;
   return html`<main class="screen play replay">
     <h2>${t("replay_of", { id })}</h2>
-    <${Table} v=${st.view} me=${seat} names=${null} log=${log} header=${header}
+    <${Table} v=${st.view} me=${seat} names=${data.names} log=${log} header=${header}
       maxCols=${Math.max(6, Math.floor((Math.min(window.innerWidth, 1100) - 16) / 47))} />
-    ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat} nm=${null} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} />`}
+    ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat} nm=${data.names} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} />`}
   </main>`;
 }
 

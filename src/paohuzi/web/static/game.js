@@ -40,7 +40,7 @@ export class Game {
     ws.onopen = () => {
       this.connected = true;
       this.retry = 0;
-      const hello = { type: "auth", token: this.token, since: this.seq };
+      const hello = { type: "auth", token: this.token, since: this.seq, views: true };
       if (this.spectate) hello.spectate = true;
       ws.send(JSON.stringify(hello));
       if (this.pending) ws.send(JSON.stringify(this.pending));
@@ -100,9 +100,12 @@ export class Game {
         if (this.dirty) this.resync();
         break;
       case "prompt":
-        this.lastPrompt = m; // the view and legal actions come with the snapshot it asks for
+        this.lastPrompt = m;
         this.clock(m);
-        this.resync();
+        // The auth asked for ``views``: the prompt carries the table after the decision. A
+        // prompt without one (an older server) or one that outran a resync asks for a snapshot.
+        if (m.view && this.snapshot && this.synced && !this.resyncing) this.adopt(m);
+        else this.resync();
         break;
       case "ack":
         if (this.pending && this.pending.client_id === m.client_id) this.pending = null;
@@ -134,6 +137,13 @@ export class Game {
         this.extra[m.type] = m;
     }
     this.onChange(this);
+  }
+
+  /** Take a prompt's view and legal actions as the table now (as a snapshot would). */
+  adopt(m) {
+    const snap = { ...this.snapshot, round: m.round, version: m.version, since: m.since, seq: this.seq, view: m.view, legal: m.legal };
+    this.snapshot = snap;
+    this.prompt = snap;
   }
 
   /** The seat's decision deadline as this machine's clock reads it (null: none). */
