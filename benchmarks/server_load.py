@@ -258,7 +258,7 @@ def main() -> None:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         server, base = _start_server(db, Path(tmp) / "server.log")
         try:
-            out = _measure(server, base, db, args)
+            out = _measure(server, base, db, args, Path(tmp) / "server.log")
         finally:
             server.terminate()
             try:
@@ -268,7 +268,9 @@ def main() -> None:
     print(json.dumps(out))
 
 
-def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> dict[str, Any]:
+def _measure(
+    server: subprocess.Popen[bytes], base: str, db: str, args: Any, log: Path
+) -> dict[str, Any]:
     from sqlalchemy.engine import make_url
 
     ctx = mp.get_context("spawn")
@@ -285,7 +287,8 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
         said = c.recv() if c.poll(600) else "error: the rooms did not start within 600 s"
         if said != "ready":
             server.terminate()
-            raise SystemExit(said)
+            errors = [x for x in log.read_text(errors="replace").splitlines() if "Error" in x]
+            raise SystemExit(f"{said}; the server's last errors: {errors[-3:]}")
     spy = None
     if args.profile:  # where the server's time goes (pip install py-spy)
         spy = subprocess.Popen(

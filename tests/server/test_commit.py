@@ -65,3 +65,9 @@ async def test_writes_share_transactions_and_a_bad_one_fails_alone(
 def test_an_in_memory_database_has_no_writer_thread() -> None:
     _, sessions = make_engine("sqlite:///:memory:")
     assert committer_for(sessions).engine is None
+
+
+def test_postgresql_commits_on_the_event_loop() -> None:
+    # psycopg's async connections need no thread: no writer engine (nothing connects here).
+    _, sessions = make_engine("postgresql+psycopg://nobody@127.0.0.1:9/none")
+    assert committer_for(sessions).engine is None

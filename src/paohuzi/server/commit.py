@@ -10,10 +10,11 @@ writer lock is never fought over. Nothing is acknowledged before its transaction
 committed. When a shared transaction fails, each of its writes is tried again alone, so
 one bad write fails only its own table.
 
-Writes with no coroutine part run on a dedicated writer thread with a blocking engine on
-the same database: the whole transaction is one hand-off from the event loop, where the
-async driver would hand each statement to its thread and back (SQLite through aiosqlite
-in particular). The others (fencing, several workers) use the async session.
+On an SQLite file, writes with no coroutine part run on a dedicated writer thread with a
+blocking engine on the same file: the whole transaction is one hand-off from the event
+loop, where aiosqlite hands each statement to its thread and back. The others (fencing,
+several workers) and PostgreSQL (psycopg's async connections run on the event loop) use
+the async session.
 """
 
 from __future__ import annotations

@@ -239,19 +239,21 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 def writer_engine(engine: AsyncEngine) -> Engine | None:
-    """A blocking engine on ``engine``'s database, for the group committer's writer thread
-    (one hand-off per transaction instead of one per statement); None for an in-memory
-    SQLite database, which another connection would not see."""
+    """A blocking engine on an SQLite file, for the group committer's writer thread: one
+    hand-off per transaction instead of aiosqlite's one per statement. None otherwise:
+    psycopg's async connections run on the event loop itself (no thread to hand off to;
+    a second thread would only wait for the GIL after each round trip), and an
+    in-memory SQLite database is not seen by another connection."""
     from sqlalchemy import create_engine
 
     url = engine.url
-    if url.get_backend_name() == "sqlite":
-        if not url.database or url.database == ":memory:" or "memory" in str(url.query):
-            return None
-        out = create_engine(url.set(drivername="sqlite"), pool_size=1, max_overflow=1)
-        event.listen(out, "connect", _sqlite_pragmas)
-        return out
-    return create_engine(url.set(drivername="postgresql+psycopg"), pool_size=1, max_overflow=1)
+    if url.get_backend_name() != "sqlite":
+        return None
+    if not url.database or url.database == ":memory:" or "memory" in str(url.query):
+        return None
+    out = create_engine(url.set(drivername="sqlite"), pool_size=1, max_overflow=1)
+    event.listen(out, "connect", _sqlite_pragmas)
+    return out
 
 
 def make_engine(url: str) -> tuple[AsyncEngine, async_sessionmaker[Any]]:
