@@ -1,8 +1,10 @@
 """Decisions per second of each bot, over the decision points of seeded rounds.
 
-Prints one JSON object: for each bot its decisions/second, mean and p95 decision
-time (ms), measured on views where the bot has a real choice (two or more legal
-actions). ``--quick`` runs a short version (used by the smoke test).
+Prints one JSON object: for each bot its decisions/second, mean, p50 and p95
+decision time (ms) by the clock, and p50/p95 of the deciding thread's CPU time (ms:
+what one core spends, whatever else the machine runs), measured on views where the
+bot has a real choice (two or more legal actions). ``--quick`` runs a short version
+(used by the smoke test).
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ def _views(rounds: int, seed: int) -> list[SeatView]:
     return out
 
 
+def _quantile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank) of ``xs``."""
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rounds", type=int, default=20)
@@ -45,22 +53,25 @@ def main() -> None:
     out: dict[str, object] = {"views": len(views)}
     for name in sorted(BOTS):
         sample = views
-        if name == "search":
+        if name in ("search", "guided"):
             sample = views[:: 8 if args.quick else 2]
         bot = make_bot(name, 1)
         times = []
+        cpu = []
         for v in sample:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             bot.act(v)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.thread_time() - c0)
         total = sum(times)
-        times.sort()
-        p95 = times[min(len(times) - 1, max(0, math.ceil(0.95 * len(times)) - 1))]
         out[name] = {
             "decisions": len(times),
             "decisions_per_second": round(len(times) / total, 1) if total else None,
             "mean_ms": round(1000 * total / len(times), 3),
-            "p95_ms": round(1000 * p95, 3),
+            "p50_ms": round(1000 * _quantile(times, 0.5), 3),
+            "p95_ms": round(1000 * _quantile(times, 0.95), 3),
+            "cpu_p50_ms": round(1000 * _quantile(cpu, 0.5), 3),
+            "cpu_p95_ms": round(1000 * _quantile(cpu, 0.95), 3),
         }
     print(json.dumps(out))
 

@@ -29,51 +29,32 @@ import json
 import os
 import random
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-from server_load import cpu_seconds, free_port  # benchmarks/ is on a script's path
+from paohuzi.server.process import ServerProcess, ServerStartError
+from server_load import cpu_seconds  # benchmarks/ is on a script's path
 
 ROOT = Path(__file__).resolve().parents[1]
-SRC = ROOT / "src"
 
 
-def _start_workers(n: int, db: str, redis: str, logdir: Path) -> list[tuple[Any, str]]:
-    import httpx
-
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
-    }
-    out = []
-    for i in range(n):
-        port = free_port()
-        log = (logdir / f"worker{n}-{i}.log").open("wb")
-        cmd = [sys.executable, "-m", "paohuzi", "serve", "--port", str(port), "--db", db,
-               "--redis", redis]  # fmt: skip
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
-        out.append((proc, f"127.0.0.1:{port}"))
-        if i == 0:  # the first one migrates the database; the others start side by side
-            _wait_ready(proc, out[0][1], httpx)
-    for proc, addr in out[1:]:
-        _wait_ready(proc, addr, httpx)
-    return out
-
-
-def _wait_ready(proc: Any, addr: str, httpx: Any) -> None:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"a worker exited with {proc.returncode}")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"http://{addr}/ready", timeout=1).status_code == 200:
-                return
-        time.sleep(0.1)
-    raise SystemExit(f"worker at {addr} not ready")
+def _start_workers(n: int, db: str, redis: str, logdir: Path) -> list[ServerProcess]:
+    workers = [ServerProcess(db, logdir / f"worker{n}-{i}.log", args=["--redis", redis])
+               for i in range(n)]  # fmt: skip
+    try:
+        workers[0].start(90, "/ready")  # migrates the database; the others start side by side
+        for w in workers[1:]:
+            w.launch()
+        for w in workers[1:]:
+            w.wait_ready(90, "/ready")
+    except ServerStartError as e:
+        for w in workers:
+            w.stop()
+        raise SystemExit(f"error: a worker: {e}") from None
+    return workers
 
 
 async def _seat(
@@ -214,19 +195,15 @@ def _run(n: int, base_db: str, redis: str, args: Any, logdir: Path) -> dict[str,
     redis_lib.Redis.from_url(redis).flushdb()
     workers = _start_workers(n, db, redis, logdir)
     try:
-        cpu0 = [cpu_seconds(p.pid) for p, _ in workers]
+        pids = [w.proc.pid for w in workers if w.proc is not None]
+        cpu0 = [cpu_seconds(p) for p in pids]
         w0 = time.perf_counter()
-        stats = asyncio.run(_load([a for _, a in workers], args))
+        stats = asyncio.run(_load([f"127.0.0.1:{w.port}" for w in workers], args))
         wall = time.perf_counter() - w0
-        cpu = sum(cpu_seconds(p.pid) - c for (p, _), c in zip(workers, cpu0, strict=True))
+        cpu = sum(cpu_seconds(p) - c for p, c in zip(pids, cpu0, strict=True))
     finally:
-        for p, _ in workers:
-            p.terminate()
-        for p, _ in workers:
-            try:
-                p.wait(15)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        for w in workers:
+            w.stop(15)
         with psycopg.connect(admin, autocommit=True) as c:
             c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     dps = stats["acks"] / stats["elapsed"]

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import multiprocessing as mp
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,13 +31,9 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from paohuzi.server.process import ServerProcess, ServerStartError
+
 SRC = Path(__file__).resolve().parents[1] / "src"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def cpu_seconds(pid: int) -> float:
@@ -55,30 +49,14 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _start_server(db: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    import httpx
-
-    port = free_port()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
-    with log.open("ab") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "paohuzi", "serve", "--port", str(port), "--db", db],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"error: the server exited: {log.read_text()[-2000:]}")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                return proc, base
-        time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"error: the server did not become ready: {log.read_text()[-2000:]}")
+def _start_server(db: str, log: Path) -> ServerProcess:
+    srv = ServerProcess(db, log)
+    try:
+        srv.start()
+    except ServerStartError as e:
+        srv.stop()
+        raise SystemExit(f"error: {e}") from None
+    return srv
 
 
 class _Window:
@@ -256,15 +234,12 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="paohuzi-load-") as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
-        server, base = _start_server(db, Path(tmp) / "server.log")
+        srv = _start_server(db, Path(tmp) / "server.log")
         try:
-            out = _measure(server, base, db, args, Path(tmp) / "server.log")
+            assert srv.proc is not None
+            out = _measure(srv.proc, srv.http, db, args, Path(tmp) / "server.log")
         finally:
-            server.terminate()
-            try:
-                server.wait(15)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            srv.stop(15)
     print(json.dumps(out))
 
 

@@ -24,3 +24,23 @@ def decision_views(games: int, seed: int = 0, per_game: int = 100) -> list[tuple
             ids = st.legal_actions(seat)
             st.apply_fast(seat, ids[rng.randrange(len(ids))])
     return out
+
+
+def reshuffle_hidden(st: State, seat: int, rng: random.Random) -> State:
+    """The same state for ``seat`` with the others' hands and the stock dealt anew."""
+    s2 = st.clone()
+    others = [s for s in range(3) if s != seat]
+    cards = [f for s in others for f in range(20) for _ in range(s2.hands[s][f])] + s2.stock
+    rng.shuffle(cards)
+    pos = 0
+    for s in others:
+        n = sum(s2.hands[s])
+        h = [0] * 20
+        for f in cards[pos : pos + n]:
+            h[f] += 1
+        s2.hands[s] = h
+        pos += n
+    s2.stock = cards[pos:]
+    for seat in range(3):
+        s2.touch(seat, table=True)
+    return s2

@@ -15,7 +15,7 @@ from paohuzi.core.engine import State, new_game
 from paohuzi.core.rules import HONG_GUAI_WAN
 from paohuzi.core.views import SeatView, view
 
-from .conftest import decision_views
+from .conftest import decision_views, reshuffle_hidden
 
 VIEWS = decision_views(60, seed=11)
 
@@ -53,33 +53,13 @@ def test_views_hold_no_state() -> None:
             assert not isinstance(getattr(v, f.name), State)
 
 
-def _reshuffle_hidden(st: State, seat: int, rng: random.Random) -> State:
-    """The same state for ``seat`` with the others' hands and the stock dealt anew."""
-    s2 = st.clone()
-    others = [s for s in range(3) if s != seat]
-    cards = [f for s in others for f in range(20) for _ in range(s2.hands[s][f])] + s2.stock
-    rng.shuffle(cards)
-    pos = 0
-    for s in others:
-        n = sum(s2.hands[s])
-        h = [0] * 20
-        for f in cards[pos : pos + n]:
-            h[f] += 1
-        s2.hands[s] = h
-        pos += n
-    s2.stock = cards[pos:]
-    for seat in range(3):
-        s2.touch(seat, table=True)
-    return s2
-
-
 def test_decisions_do_not_depend_on_hidden_cards() -> None:
     rng = random.Random(5)
     checked = 0
     for st, v in VIEWS[::7]:
         seat = v.seat
         assert seat is not None
-        other = _reshuffle_hidden(st, seat, rng)
+        other = reshuffle_hidden(st, seat, rng)
         v2 = view(other, seat)
         assert v2 == v
         assert (

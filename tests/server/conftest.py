@@ -5,19 +5,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import random
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from paohuzi.server.process import ServerProcess
 
 from .pg import pg_database
 
@@ -34,82 +31,7 @@ except ImportError:  # pragma: no cover - depends on the install
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``paohuzi serve`` in a subprocess; ``kill()`` is SIGKILL, ``start()`` starts it again."""
-
-    def __init__(
-        self,
-        db: Path | str,
-        log: Path,
-        env: dict[str, str] | None = None,
-        args: list[str] | None = None,
-    ) -> None:
-        self.db_url = db if isinstance(db, str) else f"sqlite:///{db}"  # a path or a URL
-        self.log = log
-        self.env = env or {}
-        self.args = args or []  # more ``paohuzi serve`` options
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, code: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{code}"
-
-    def start(self) -> None:
-        env = {**os.environ, **self.env}
-        env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "paohuzi",
-                    "serve",
-                    "--port",
-                    str(self.port),
-                    "--db",
-                    self.db_url,
-                    *self.args,
-                ],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=env,
-            )
-        deadline = time.monotonic() + 60  # a loaded 2-core machine starts it slowly
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.http}/health", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError(f"server not ready: {self.log.read_text()[-2000:]}")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
+Server = ServerProcess  # ``paohuzi serve`` in a subprocess; ``kill()`` is SIGKILL
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -18,10 +18,15 @@ URL_VAR = "PAOHUZI_TEST_PG_URL"
 REQUIRED_VAR = "PAOHUZI_TEST_PG_REQUIRED"
 
 
+def unavailable(service: str, required_var: str, tool: str, why: str) -> None:
+    """Skip the test for want of a service, or fail it where ``required_var`` is set (CI)."""
+    if os.environ.get(required_var, "") not in ("", "0"):
+        pytest.fail(f"{service} is required ({required_var} is set) but {why}")
+    pytest.skip(f"no {service}: {why} ({tool} start DIR prints a URL)")
+
+
 def _unavailable(why: str) -> None:
-    if os.environ.get(REQUIRED_VAR, "") not in ("", "0"):
-        pytest.fail(f"PostgreSQL is required ({REQUIRED_VAR} is set) but {why}")
-    pytest.skip(f"no PostgreSQL: {why} (tools/throwaway-postgres start DIR prints a URL)")
+    unavailable("PostgreSQL", REQUIRED_VAR, "tools/throwaway-postgres", why)
 
 
 @contextlib.contextmanager

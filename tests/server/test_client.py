@@ -13,9 +13,10 @@ import pytest
 
 import paohuzi
 from paohuzi.cli.errors import run
+from paohuzi.server.process import free_port
 from paohuzi.server.protocol import LegalAction, view_from_dict, view_to_dict
 
-from .conftest import SRC, Server, free_port
+from .conftest import SRC, Server
 
 
 def test_a_views_json_turns_back_into_the_same_view() -> None:

@@ -84,6 +84,7 @@ def test_rooms(server: Server) -> None:
     assert not_host.status_code == 403
     bad_bot = httpx.post(f"{server.http}/rooms/{code}/bots", json={"bot": "x"}, headers=auth(host))
     assert bad_bot.json()["code"] == "bad_bot"
+    assert "'guided'" in str(bad_bot.json())  # every bot of paohuzi.bots can take a seat
     filled = httpx.post(
         f"{server.http}/rooms/{code}/bots", json={"bot": "heuristic"}, headers=auth(host)
     )

@@ -21,7 +21,8 @@ try:  # the server's extra and the browser driver; without them nothing here is 
 except ImportError:  # pragma: no cover - depends on the install
     collect_ignore_glob = ["test_*.py"]
 
-from paohuzi.web.screenshots import CHROMIUM, CHROMIUM_ARGS, ServerProcess, http
+from paohuzi.server.process import ServerProcess
+from paohuzi.web.screenshots import CHROMIUM, CHROMIUM_ARGS, http, seeded_server
 
 if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):  # pragma: no cover
     collect_ignore_glob = ["test_*.py"]
@@ -53,7 +54,7 @@ def browser() -> Iterator[Any]:
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One real server per module, with test seeds allowed."""
     d = tmp_path_factory.mktemp("web")
-    srv = ServerProcess(d / "server.db", d / "server.log")
+    srv = seeded_server(d / "server.db", d / "server.log")
     srv.start()
     yield srv
     srv.stop()
@@ -66,7 +67,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def guest(srv: ServerProcess, nickname: str) -> dict[str, Any]:
-    return dict(http(srv.base, "POST", "/accounts/guest", {"nickname": nickname}))
+    return dict(http(srv.http, "POST", "/accounts/guest", {"nickname": nickname}))
 
 
 class Watch:
@@ -101,7 +102,7 @@ def open_page(
         ctx = signed_in(browser, login, size)
     page = ctx.new_page()
     watch = Watch(page)
-    page.goto(f"{srv.base}/{path}")
+    page.goto(f"{srv.http}/{path}")
     return page, watch
 
 

@@ -8,11 +8,11 @@ from typing import Any
 import httpx
 
 import paohuzi
+from paohuzi.server.process import ServerProcess
 from paohuzi.server.protocol import view_to_dict
 from paohuzi.web.screenshots import (
     DESKTOP,
     PHONE,
-    ServerProcess,
     bot_room,
     can_discard,
     http,
@@ -62,8 +62,8 @@ def test_three_players_play_a_round_by_clicks_and_a_spectator_sees_no_hidden_car
 ) -> None:
     logins = [guest(web, n) for n in ("东", "南", "西")]
     tok = [x["token"] for x in logins]
-    code = http(web.base, "POST", "/rooms", {"rounds": 1, "public": True}, tok[0])["code"]
-    http(web.base, "POST", f"/rooms/{code}/seed", {"seed": 7}, tok[0])
+    code = http(web.http, "POST", "/rooms", {"rounds": 1, "public": True}, tok[0])["code"]
+    http(web.http, "POST", f"/rooms/{code}/seed", {"seed": 7}, tok[0])
     pages, watches = [], []
     for i, login in enumerate(logins):
         p, w = open_page(browser, web, login, PHONE, f"#/room/{code}")
@@ -93,9 +93,9 @@ def test_three_players_play_a_round_by_clicks_and_a_spectator_sees_no_hidden_car
     for p in pages:
         p.locator(".settlement .btn.primary").click()
         p.wait_for_selector(".summary")
-    match_id = httpx.get(f"{web.base}/rooms/{code}").json()["match_id"]
+    match_id = httpx.get(f"{web.http}/rooms/{code}").json()["match_id"]
     record = paohuzi.MatchRecord.from_dict(
-        httpx.get(f"{web.base}/matches/{match_id}/record").json()
+        httpx.get(f"{web.http}/matches/{match_id}/record").json()
     )
     (states,) = paohuzi.replay_match(record)
     # Every decision of the round was a click on one of the three pages.
@@ -126,7 +126,7 @@ def test_three_players_play_a_round_by_clicks_and_a_spectator_sees_no_hidden_car
 def test_one_player_plays_a_match_against_two_bots_with_the_keyboard(
     browser: Any, web: ServerProcess
 ) -> None:
-    code, login = bot_room(web.base, "键盘", 2, 3)
+    code, login = bot_room(web.http, "键盘", 2, 3)
     page, watch = open_page(browser, web, login, DESKTOP, f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
@@ -159,9 +159,9 @@ def test_one_player_plays_a_match_against_two_bots_with_the_keyboard(
     assert watch.errors == []
     assert settlements >= 1 and keys > 0  # an Enter may also close a sheet as it opens
     assert sorted(u.rsplit("/", 1)[1] for u in fetched) == ["0", "1"]
-    match_id = httpx.get(f"{web.base}/rooms/{code}").json()["match_id"]
+    match_id = httpx.get(f"{web.http}/rooms/{code}").json()["match_id"]
     mine = httpx.get(
-        f"{web.base}/accounts/me/matches", headers={"Authorization": f"Bearer {login['token']}"}
+        f"{web.http}/accounts/me/matches", headers={"Authorization": f"Bearer {login['token']}"}
     ).json()
     net = next(m["net"] for m in mine if m["match_id"] == match_id)
     shown = page.locator('.summary tr[data-seat="0"] td').first.inner_text()
@@ -170,7 +170,7 @@ def test_one_player_plays_a_match_against_two_bots_with_the_keyboard(
 
 
 def test_reload_and_a_lost_connection_keep_the_seat(browser: Any, web: ServerProcess) -> None:
-    code, login = bot_room(web.base, "重连", 1, 29)
+    code, login = bot_room(web.http, "重连", 1, 29)
     page, watch = open_page(browser, web, login, PHONE, f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
@@ -207,10 +207,10 @@ def test_countdown_tuoguan_and_dissolve(browser: Any, web: ServerProcess) -> Non
 
     def room(rounds: int) -> str:
         body = {"rounds": rounds, "public": True, "time_limit": 30}
-        code = str(http(web.base, "POST", "/rooms", body, tok)["code"])
-        http(web.base, "POST", f"/rooms/{code}/join", {"seat": 0}, tok)
-        http(web.base, "POST", f"/rooms/{code}/bots", {"seat": None, "bot": "heuristic"}, tok)
-        http(web.base, "POST", f"/rooms/{code}/seed", {"seed": 29}, tok)
+        code = str(http(web.http, "POST", "/rooms", body, tok)["code"])
+        http(web.http, "POST", f"/rooms/{code}/join", {"seat": 0}, tok)
+        http(web.http, "POST", f"/rooms/{code}/bots", {"seat": None, "bot": "heuristic"}, tok)
+        http(web.http, "POST", f"/rooms/{code}/seed", {"seed": 29}, tok)
         return code
 
     code = room(1)
@@ -227,7 +227,7 @@ def test_countdown_tuoguan_and_dissolve(browser: Any, web: ServerProcess) -> Non
     page.wait_for_selector(".summary")
     # 解散: the bots agree at once, so the proposer's vote ends the match.
     code = room(2)
-    page.goto(f"{web.base}/#/room/{code}")
+    page.goto(f"{web.http}/#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector("[data-dissolve]:enabled")
     page.locator("[data-dissolve]").click()

@@ -9,10 +9,10 @@ from typing import Any
 import httpx
 import pytest
 
+from paohuzi.server.process import ServerProcess
 from paohuzi.web.screenshots import (
     DESKTOP,
     PHONE,
-    ServerProcess,
     bot_room,
     can_discard,
     http,
@@ -50,13 +50,13 @@ def check(page: Any, watch: Watch, shots: Path, name: str) -> None:
 @pytest.fixture(scope="module")
 def finished(browser: Any, web: ServerProcess) -> dict[str, Any]:
     """A guest who has finished a one-round match against two bots (played by clicks)."""
-    code, login = bot_room(web.base, "回放", 1, 11)
+    code, login = bot_room(web.http, "回放", 1, 11)
     page, _ = open_page(browser, web, login, PHONE, f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
     play([page], lambda d: page.locator(".summary").count() > 0)
     page.context.close()
-    match_id = httpx.get(f"{web.base}/rooms/{code}").json()["match_id"]
+    match_id = httpx.get(f"{web.http}/rooms/{code}").json()["match_id"]
     return {"login": login, "code": code, "match_id": match_id}
 
 
@@ -78,7 +78,7 @@ def test_login(browser: Any, web: ServerProcess, shots: Path, size: str) -> None
 @pytest.mark.parametrize("size", SIZES)
 def test_lobby_and_english(browser: Any, web: ServerProcess, shots: Path, size: str) -> None:
     login = guest(web, "大厅")
-    http(web.base, "POST", "/rooms", {"rounds": 4, "public": True}, login["token"])
+    http(web.http, "POST", "/rooms", {"rounds": 4, "public": True}, login["token"])
     page, watch = open_page(browser, web, login, SIZES[size], "")
     page.wait_for_selector(".room-row")
     check(page, watch, shots, f"lobby-{size}")
@@ -101,13 +101,13 @@ def test_room_from_the_lobby_form(browser: Any, web: ServerProcess, shots: Path,
     check(page, watch, shots, f"room-{size}")
     page.get_by_role("button", name="空位加机器人").click()
     page.wait_for_selector(".btn.primary:enabled >> text=开始")
-    room = httpx.get(f"{web.base}/rooms/{code}").json()
+    room = httpx.get(f"{web.http}/rooms/{code}").json()
     assert [s is not None for s in room["seats"]] == [True, True, True] and room["rounds"] == 2
 
 
 def test_table_on_a_phone_turned_sideways(browser: Any, web: ServerProcess, shots: Path) -> None:
     """The whole hand and the claim/discard controls are on screen without scrolling."""
-    code, login = bot_room(web.base, "横屏", 1, 23)
+    code, login = bot_room(web.http, "横屏", 1, 23)
     page, watch = open_page(browser, web, login, LANDSCAPE, f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
@@ -129,7 +129,7 @@ def test_table_on_a_phone_turned_sideways(browser: Any, web: ServerProcess, shot
 def test_table_settlement_and_summary(
     browser: Any, web: ServerProcess, shots: Path, size: str
 ) -> None:
-    code, login = bot_room(web.base, "牌桌", 1, 23)
+    code, login = bot_room(web.http, "牌桌", 1, 23)
     page, watch = open_page(browser, web, login, SIZES[size], f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
@@ -153,7 +153,7 @@ def test_replay(
     browser: Any, web: ServerProcess, shots: Path, size: str, finished: dict[str, Any]
 ) -> None:
     page, watch = open_page(browser, web, finished["login"], SIZES[size], "")
-    page.goto(f"{web.base}/#/replay/{finished['match_id']}")
+    page.goto(f"{web.http}/#/replay/{finished['match_id']}")
     page.wait_for_selector(".replay .table")
     n = int(page.locator("input[type=range]").get_attribute("max") or 0)
     assert n > 0
@@ -180,7 +180,7 @@ def test_account(
 ) -> None:
     page, watch = open_page(browser, web, finished["login"], SIZES[size], "#/account")
     page.wait_for_selector(".account .room-row")
-    me = http(web.base, "GET", "/accounts/me", token=finished["login"]["token"])
+    me = http(web.http, "GET", "/accounts/me", token=finished["login"]["token"])
     assert page.locator("[data-balance]").inner_text() == str(me["balance"])
     assert page.locator(f"a[href='#/replay/{finished['match_id']}']").count() == 1
     check(page, watch, shots, f"account-{size}")

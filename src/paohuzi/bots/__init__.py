@@ -18,11 +18,19 @@ def _learned(seed: int | None = None) -> Bot:
     return LearnedBot(seed)
 
 
+def _guided(seed: int | None = None) -> Bot:
+    """The search guided by the learned network, imported on first use (numpy)."""
+    from .guided import GuidedBot
+
+    return GuidedBot(seed)
+
+
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
     "learned": _learned,
+    "guided": _guided,
 }
 
 

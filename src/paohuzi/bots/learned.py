@@ -26,12 +26,23 @@ from ..core.views import SeatView
 from .base import obvious_action
 from .heuristic import HeuristicBot
 
-__all__ = ["DEFAULT_WEIGHTS", "PRIOR_SPREAD", "PRIOR_STEPS", "LearnedBot", "Policy", "prior"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "PRIOR_SPREAD",
+    "PRIOR_STEPS",
+    "VALUE_SCALE",
+    "LearnedBot",
+    "Policy",
+    "inputs",
+    "prior",
+]
 
 PRIOR_STEPS = 100
 """The prior's resolution: 0 (worst) to 100 (the heuristic's choice)."""
 PRIOR_SPREAD = 20.0
 """Heuristic value below the best at which an action's prior reaches 0."""
+VALUE_SCALE = 20.0
+"""The value head predicts the seat's balance change for the round divided by this."""
 
 
 def prior(ranked: list[tuple[float, Action]]) -> list[int]:
@@ -106,6 +117,16 @@ class Policy:
         return max(legal, key=lambda a: float(logits[a]))
 
 
+def inputs(view: SeatView, ranked: list[tuple[float, Action]]) -> Any:
+    """The network's input for ``view``: its encoding without the balances, then the prior."""
+    np = _numpy()
+    from ..env.observation import OBS_SIZE, encode_view
+
+    return np.concatenate(
+        [encode_view(view)[: OBS_SIZE - 3], np.asarray(prior(ranked), np.float32)]
+    )
+
+
 _SHARED: dict[str, Policy] = {}
 
 
@@ -129,12 +150,6 @@ class LearnedBot:
         sure = obvious_action(view)
         if sure is not None:
             return sure
-        np = _numpy()
-        from ..env.observation import OBS_SIZE, encode_view
-
         ranked = HeuristicBot(None, self.rules).rank(view)
-        x = np.concatenate(
-            [encode_view(view)[: OBS_SIZE - 3], np.asarray(prior(ranked), np.float32)]
-        )
-        aid = self.policy.best(x, [a.id for a in view.legal])
+        aid = self.policy.best(inputs(view, ranked), [a.id for a in view.legal])
         return next(a for a in view.legal if a.id == aid)

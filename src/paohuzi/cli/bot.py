@@ -30,7 +30,9 @@ def bot_cmd(
     new: Annotated[
         bool, typer.Option("--new", help="Create a room and host it (prints its code).")
     ] = False,
-    bot: Annotated[str, typer.Option(help="random, heuristic or search.")] = "heuristic",
+    bot: Annotated[
+        str, typer.Option(help="random, heuristic, search, learned or guided.")
+    ] = "heuristic",
     name: Annotated[str | None, typer.Option(help="Nickname (default: '<bot> bot').")] = None,
     fill: Annotated[
         str | None,

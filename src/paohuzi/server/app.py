@@ -52,7 +52,7 @@ log = logging.getLogger("paohuzi.server")
 
 # The RuleSet fields a host may set for a room (the rest are the 红拐弯 rules).
 HOST_RULES = frozenset(f.name for f in fields(RuleSet)) - {"rounds_per_match", "starting_balance"}
-BOT_KINDS = ("random", "heuristic", "search", "learned")
+BOT_KINDS = ("random", "heuristic", "search", "learned", "guided")
 
 
 class _Body(BaseModel):

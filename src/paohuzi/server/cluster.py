@@ -3,10 +3,12 @@
 Each live table is owned by exactly one worker at a time, through a lease in Redis: the
 key ``phz:lease:{match}`` holds ``{worker}:{token}``, set if absent with an expiry and
 renewed while the worker lives (a Lua compare-and-renew; released by compare-and-delete).
-Taking a table over raises ``matches.lease_epoch`` in the database, and every decision
-commits only while the row still holds its committer's epoch, checked in the decision's
-own transaction: a worker that lost its lease (paused, partitioned) cannot commit, even
-before it notices (fencing; the unique ``(match, seq)`` guards as well).
+Taking a table over raises ``matches.lease_epoch`` in the database, and every write of a
+table (a decision with its ledger rows and match end, a 托管 switch, a 解散 vote; all of
+them pass ``Table._write``) commits only while the row still holds its writer's epoch,
+checked in the write's own transaction: a worker that lost its lease (paused,
+partitioned) cannot store anything, even before it notices (fencing; the unique
+``(match, seq)`` guards decisions as well).
 
 A socket may land on any worker. When its table lives elsewhere, its worker forwards the
 socket's operations to the owner's inbox (the Redis list ``phz:inbox:{worker}``) and the
@@ -273,7 +275,7 @@ class Cluster:
         return int(epoch)
 
     async def fence(self, table: Table, db: AsyncSession) -> None:
-        """In a decision's transaction: refuse it unless the match still has our epoch."""
+        """In a table write's transaction: refuse it unless the match still has our epoch."""
         held = self.owned.get(table.match_id)
         epoch = held[1] if held is not None else -1
         res = await db.execute(
@@ -284,7 +286,7 @@ class Cluster:
         if getattr(res, "rowcount", 0) != 1:
             self.metrics.refused.inc()
             log.warning(
-                "match %s: commit refused: epoch %s is no longer the match's (fenced)",
+                "match %s: write refused: epoch %s is no longer the match's (fenced)",
                 table.match_id,
                 epoch,
             )

@@ -46,7 +46,8 @@ class Metrics:
         )
         self.refused = Counter(
             "paohuzi_commits_refused",
-            "Commits refused because this worker no longer held the table's lease (fencing).",
+            "Table writes (decisions, 托管, 解散 votes) refused: this worker no longer held the "
+            "table's lease (fencing).",
             registry=r,
         )
         self.lease_moves = Counter(

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 
@@ -34,7 +34,7 @@ from ..core.match import Match
 from ..core.rules import RuleSet
 from ..core.state import Phase, State
 from ..core.views import SeatView, view
-from .commit import committer_for
+from .commit import Row, SyncWrite, Write, committer_for
 from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, now
 from .errors import ApiError
 from .limits import PlaySettings
@@ -71,14 +71,14 @@ class TableHandle(Protocol):
 
 
 class CommitHooks(Protocol):
-    """Called around each decision's commit: metrics, and (several workers) fencing."""
+    """Called around each of a table's writes: metrics, and (several workers) fencing."""
 
     @property
     def fencing(self) -> bool:
         """Whether ``before_commit`` has work to do (else it is not called)."""
 
     async def before_commit(self, table: Table, db: AsyncSession) -> None:
-        """Inside the decision's transaction; raising refuses the commit (rolled back)."""
+        """Inside every write's transaction (``Table._write``); raising refuses it."""
 
     def committed(self, table: Table, seconds: float) -> None:
         """After the decision is durable, with the transaction's wall time."""
@@ -530,12 +530,15 @@ class Table:
             if self.ended:
                 raise ApiError("match_over", "the match is over")
             if self.seats[s].tuoguan != on:
-                async with self.sessions() as db, db.begin():
+
+                async def store(db: AsyncSession) -> None:
                     await db.execute(
                         update(RoomSeat)
                         .where(RoomSeat.room_id == self.room_id, RoomSeat.seat == s)
                         .values(tuoguan=on)
                     )
+
+                await self._write(store)
                 self.seats[s].tuoguan = on
             if not self._tell_status():
                 conn.put(Seats(seats=self._status))  # the answer, even when nothing changed
@@ -581,14 +584,18 @@ class Table:
     async def _store_vote(
         self, v: dict[str, Any] | None, outcome: Literal["dissolved", "refused"] | None
     ) -> None:
-        async with self.sessions() as db, db.begin():
-            values: dict[str, Any] = {"dissolve": v}
+        values: dict[str, Any] = {"dissolve": v}
+        if outcome == "dissolved":
+            values = {"dissolve": {**(v or {}), "outcome": "dissolved"}, "status": "finished"}
+
+        async def store(db: AsyncSession) -> None:
             if outcome == "dissolved":
-                values = {"dissolve": {**(v or {}), "outcome": "dissolved"}, "status": "finished"}
                 await db.execute(
                     update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished")
                 )
             await db.execute(update(MatchRow).where(MatchRow.id == self.match_id).values(**values))
+
+        await self._write(store)
 
     async def _expire_vote(self) -> None:
         v = self.vote
@@ -737,6 +744,27 @@ class Table:
         again = self._job()
         return again is not None and again.seat == job.seat and again.since == job.since
 
+    async def _write(
+        self, write: Write | None, rows: Sequence[Row] = (), then: SyncWrite | None = None
+    ) -> None:
+        """Every write of this table goes through here: ``rows``, ``write`` and ``then`` in
+        one transaction (group-committed), behind ``hooks.before_commit`` in that same
+        transaction when commits are fenced, so a worker that lost the table's lease
+        (fencing) stores nothing: no decision, ledger row or match end, no 托管 switch, no
+        解散 vote. Unfenced, a decision with no coroutine part can take the committer's
+        writer thread (SQLite)."""
+        hooks = self.hooks
+        if hooks is None or not hooks.fencing:
+            await committer_for(self.sessions).commit(write, rows, then)
+            return
+
+        async def fenced(db: AsyncSession) -> None:
+            await hooks.before_commit(self, db)  # raising refuses (rolls back) the lot
+            if write is not None:
+                await write(db)
+
+        await committer_for(self.sessions).commit(fenced, rows, then)
+
     async def _commit(
         self, seat: int, aid: int, client_id: str | None, reply: Connection | None = None
     ) -> int:
@@ -747,24 +775,15 @@ class Table:
         new.apply_fast(seat, aid)
         seq = self.version + 1
         t0 = time.perf_counter()
-        hooks = self.hooks
 
         row = {"match_id": self.match_id, "seq": seq, "round_index": rnd, "seat": seat,
                "action_id": aid, "client_id": client_id, "created_at": now()}  # fmt: skip
 
-        async def fence(db: AsyncSession) -> None:
-            assert hooks is not None  # several workers: in the decision's transaction
-            await hooks.before_commit(self, db)
-
-        def settle(db: SqlConnection) -> None:
+        def settle(db: SqlConnection) -> None:  # the ledger, the next round or the end
             self._settle(db, new, rnd)
 
         # Committed (with other tables' decisions, one transaction) before anything else.
-        await committer_for(self.sessions).commit(
-            fence if hooks is not None and hooks.fencing else None,
-            [(DECISIONS, row)],
-            settle if new.result is not None else None,
-        )
+        await self._write(None, [(DECISIONS, row)], settle if new.result is not None else None)
         # Durable: now it is the table's state.
         if self.hooks is not None:
             self.hooks.committed(self, time.perf_counter() - t0)

@@ -34,7 +34,7 @@ from torch import nn
 from ..arena import ARENA_RULES
 from ..bots import make_bot
 from ..bots.heuristic import HeuristicBot
-from ..bots.learned import PRIOR_STEPS
+from ..bots.learned import PRIOR_STEPS, VALUE_SCALE
 from ..core.actions import NUM_ACTIONS
 from ..core.engine import new_game
 from ..core.views import view
@@ -45,7 +45,7 @@ from .selfplay import INPUTS, PUBLIC, duplicate_eval, features, teacher_job
 __all__ = ["Net", "TrainConfig", "export", "train"]
 
 _LEGAL = next(f for f in FEATURES if f.name == "legal").start  # in the network's input too
-RETURN_SCALE = 20.0  # a round's balance change, divided by this, is the value target
+RETURN_SCALE = VALUE_SCALE  # a round's balance change, divided by this, is the value target
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -22,15 +19,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..server.process import ServerProcess
+
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "DESKTOP",
     "PHONE",
-    "ServerProcess",
     "can_discard",
     "http",
     "main",
+    "seeded_server",
     "step",
 ]
 
@@ -53,54 +52,10 @@ SEED = 23
 TABLE_SEED = 29
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ServerProcess:
-    """``paohuzi serve`` on a free loopback port with ``PAOHUZI_TEST_SEEDS=1``."""
-
-    def __init__(self, db: Path, log: Path) -> None:
-        self.db, self.log = db, log
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        """Start the server and wait for GET /health."""
-        env = dict(os.environ, PAOHUZI_TEST_SEEDS="1")
-        src = str(Path(__file__).resolve().parents[2])
-        env["PYTHONPATH"] = os.pathsep.join([src, env.get("PYTHONPATH", "")])
-        cmd = [sys.executable, "-m", "paohuzi", "serve", "--port", str(self.port)]
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [*cmd, "--db", f"sqlite:///{self.db}"],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=env,
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            url = f"{self.base}/health"
-            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=1) as r:
-                if r.status == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError(f"server not ready: {self.log.read_text()[-2000:]}")
-
-    def stop(self) -> None:
-        """SIGTERM, then SIGKILL after ten seconds."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+def seeded_server(db: Path, log: Path) -> ServerProcess:
+    """The server the screenshots and the browser tests play on (not started): an SQLite
+    file, a free loopback port, test seeds allowed (``PAOHUZI_TEST_SEEDS=1``)."""
+    return ServerProcess(db, log, {"PAOHUZI_TEST_SEEDS": "1"})
 
 
 def http(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
@@ -222,7 +177,7 @@ def _can_discard(page: Any) -> bool:
 @contextlib.contextmanager
 def _server() -> Iterator[ServerProcess]:
     with tempfile.TemporaryDirectory() as d:
-        srv = ServerProcess(Path(d) / "server.db", Path(d) / "server.log")
+        srv = seeded_server(Path(d) / "server.db", Path(d) / "server.log")
         srv.start()
         try:
             yield srv
@@ -241,9 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         shots = ((PHONE, "web-settlement.png", SEED), (DESKTOP, "web-table.png", TABLE_SEED))
         for viewport, name, seed in shots:
-            code, login = bot_room(srv.base, "阿明", 1, seed)
+            code, login = bot_room(srv.http, "阿明", 1, seed)
             page = signed_in(browser, login, viewport).new_page()
-            page.goto(f"{srv.base}/#/room/{code}")
+            page.goto(f"{srv.http}/#/room/{code}")
             page.get_by_role("button", name="开始").click()
             page.wait_for_selector(".table")
             if name == "web-table.png":
