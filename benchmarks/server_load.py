@@ -68,6 +68,7 @@ class _Window:
         self.rounds = 0
         self.errors = 0
         self.codes: dict[str, int] = {}
+        self.samples: list[str] = []  # a few error reasons, to tell what went wrong
 
     def ack(self, dt: float) -> None:
         if self.open:
@@ -103,6 +104,7 @@ async def _room_forever(
                     make_bot(args.bot, seed * 7 + n * 3 + i),
                     on_ack=w.ack,
                     on_round=w.round if i == 0 else None,
+                    batch=not args.no_batch,
                 )
                 for i, c in enumerate(clients)
             ]
@@ -116,6 +118,8 @@ async def _room_forever(
                 w.errors += len(p.errors)
                 for e in p.errors:
                     w.codes[str(e.get("code"))] = w.codes.get(str(e.get("code")), 0) + 1
+                    if len(w.samples) < 3:
+                        w.samples.append(f"{e.get('code')}: {e.get('reason')}"[:300])
             n += 1
     finally:
         for c in clients:
@@ -158,6 +162,7 @@ async def _clients(base: str, rooms: list[int], args: Any, conn: Connection) -> 
             "errors": w.errors + len(failed),
             "codes": w.codes,
             "failures": [repr(t.exception())[:300] for t in failed[:3]],
+            "samples": w.samples,
             "cpu": (time.process_time() - cpu0) / wall,
         }
     )
@@ -168,7 +173,20 @@ async def _clients(base: str, rooms: list[int], args: Any, conn: Connection) -> 
 
 def _client_main(base: str, rooms: list[int], args: Any, conn: Connection) -> None:
     sys.path.insert(0, str(SRC))
-    asyncio.run(_clients(base, rooms, args, conn))
+    run: Any = asyncio.run
+    try:  # the clients share the cores with the server: the cheaper loop when there is one
+        import uvloop
+
+        run = uvloop.run
+    except ImportError:
+        pass
+    run(_clients(base, rooms, args, conn))
+
+
+def _py_spy() -> str:
+    """py-spy from the running interpreter's environment, else from PATH."""
+    here = Path(sys.executable).with_name("py-spy")
+    return str(here) if here.exists() else "py-spy"
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:
@@ -188,6 +206,11 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--rounds", type=int, default=8, help="rounds per match")
     ap.add_argument("--profile", help="py-spy the server in the window: collapsed stacks here")
+    ap.add_argument(
+        "--no-batch",
+        action="store_true",
+        help="one message per frame (clients do not ask for batched frames)",
+    )
     ap.add_argument("--quick", action="store_true", help="2 rooms, 3 s (the smoke test)")
     ap.add_argument(
         "--workers",
@@ -214,13 +237,15 @@ def main() -> None:
         srv = _start_server(db, Path(tmp) / "server.log")
         try:
             assert srv.proc is not None
-            out = _measure(srv.proc, srv.http, db, args)
+            out = _measure(srv.proc, srv.http, db, args, Path(tmp) / "server.log")
         finally:
             srv.stop(15)
     print(json.dumps(out))
 
 
-def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> dict[str, Any]:
+def _measure(
+    server: subprocess.Popen[bytes], base: str, db: str, args: Any, log: Path
+) -> dict[str, Any]:
     from sqlalchemy.engine import make_url
 
     ctx = mp.get_context("spawn")
@@ -237,11 +262,12 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
         said = c.recv() if c.poll(600) else "error: the rooms did not start within 600 s"
         if said != "ready":
             server.terminate()
-            raise SystemExit(said)
+            errors = [x for x in log.read_text(errors="replace").splitlines() if "Error" in x]
+            raise SystemExit(f"{said}; the server's last errors: {errors[-3:]}")
     spy = None
     if args.profile:  # where the server's time goes (pip install py-spy)
         spy = subprocess.Popen(
-            ["py-spy", "record", "--format", "raw", "--rate", "200", "--nonblocking",
+            [_py_spy(), "record", "--format", "raw", "--rate", "200", "--nonblocking",
              "-d", str(int(args.seconds)), "-o", args.profile, "-p", str(server.pid)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -274,6 +300,7 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
         "seconds": args.seconds,
         "db": make_url(db).get_backend_name(),
         "bot": args.bot,
+        "batch": not args.no_batch,
         "client_processes": procs,
         "decisions": len(lat),
         "decisions_per_second": round(len(lat) / args.seconds, 1),
@@ -287,6 +314,7 @@ def _measure(server: subprocess.Popen[bytes], base: str, db: str, args: Any) -> 
         "stale": codes.get("stale", 0),
         "error_codes": codes,
         "failures": [f for r in results for f in r["failures"]],
+        "error_samples": [x for r in results for x in r["samples"]][:3],
         "transactions_per_second": round(transactions / wall, 1),
         "decisions_per_transaction": round(writes / transactions, 2) if transactions else 0.0,
         "server_cpu_ms_per_decision": round(server_cpu_s * 1000 / len(lat), 2) if lat else 0.0,

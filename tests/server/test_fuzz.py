@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -45,11 +46,19 @@ def _recv(ws: Any) -> dict[str, Any]:
 def test_random_frames(server: Server, record_property: Any) -> None:
     code, tokens = seated_room(server, 3)
     start(server, code, tokens[0])
-    with connect(server.ws(code)) as probe:
+    with contextlib.ExitStack() as open_sockets:
+        probe = open_sockets.enter_context(connect(server.ws(code)))
         probe.send(json.dumps({"type": "auth", "token": tokens[0]}))
         first = _recv(probe)
-    idle = next(s for s in range(3) if s not in first["view"]["to_act"])
-    with connect(server.ws(code)) as ws:
+        acting = first["view"]["to_act"]
+        # The seats to act keep a socket open: a seat with none would be played by the
+        # server after the grace period (30 s), which a slow run of 300 frames can outlast.
+        for s in acting:
+            if s != 0:
+                keep = open_sockets.enter_context(connect(server.ws(code)))
+                keep.send(json.dumps({"type": "auth", "token": tokens[s]}))
+        idle = next(s for s in range(3) if s not in acting)
+        ws = open_sockets.enter_context(connect(server.ws(code)))
         ws.send(json.dumps({"type": "auth", "token": tokens[idle]}))
         snap = _recv(ws)
         assert snap["type"] == "snapshot" and snap["version"] == 0

@@ -796,6 +796,7 @@ def create_app(
         conn.spectator = m.spectate
         conn.views = m.views
         conn.since = m.since
+        conn.batch = m.batch
         table: TableHandle | None = hub.tables.get(code)
         if table is None and room.status != "open":
             async with sessions() as db:

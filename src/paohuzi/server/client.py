@@ -57,7 +57,11 @@ class ServerClient:
     def __init__(self, base: str, token: str | None = None, timeout: float = 30) -> None:
         self.base = check_server_url(base)
         self.token = token
-        self.http = httpx.AsyncClient(base_url=self.base, timeout=timeout)
+        # Idle connections are dropped well before uvicorn's 5 s keep-alive ends, so a
+        # request never races the server closing the connection it was sent on.
+        self.http = httpx.AsyncClient(
+            base_url=self.base, timeout=timeout, limits=httpx.Limits(keepalive_expiry=2.0)
+        )
 
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""
@@ -136,6 +140,7 @@ class SeatPlayer:
     on_ack: Callable[[float], None] | None = None
     on_round: Callable[[int], None] | None = None  # called with each new round's index
     give_up_after: float = 30.0  # seconds without a working connection
+    batch: bool = True  # ask the server for several messages per frame (docs/protocol.md)
     seat: int | None = None
     match_id: int | None = None
     seq: int = 0  # the seat's events so far
@@ -174,6 +179,8 @@ class SeatPlayer:
 
     async def _session(self, ws: Any) -> None:
         hello: dict[str, Any] = {"type": "auth", "token": self.token}
+        if self.batch:
+            hello["batch"] = True
         if self.seq:
             hello["since"] = self.seq
         await ws.send(json.dumps(hello))
@@ -182,31 +189,38 @@ class SeatPlayer:
             await ws.send(json.dumps(self._pending))
         async for text in ws:
             self._heard = time.monotonic()
-            await self._on(ws, json.loads(text))
-            if self.over is not None and self._pending is None:
-                return  # (an intent resent on reconnecting is answered after match_over)
+            data = json.loads(text)
+            act = False  # a frame of several messages: act once, on the latest prompt
+            for m in data if isinstance(data, list) else (data,):
+                act = await self._on(ws, m) or act
+                if self.over is not None and self._pending is None:
+                    return  # (an intent resent on reconnecting is answered after match_over)
+            if act:
+                await self._act(ws)
 
-    async def _on(self, ws: Any, m: dict[str, Any]) -> None:
+    async def _on(self, ws: Any, m: dict[str, Any]) -> bool:
+        """Take in one message; whether the seat may have a decision to take now."""
         t = m["type"]
         if t == "event":
             if m["seq"] != self.seq + 1:  # a gap: ask for the seat's state again
                 await ws.send('{"type": "resync"}')
-                return
+                return False
             self.seq = m["seq"]
         elif t == "snapshot":
             self.seat, self.match_id, self.seq = m["seat"], m["match_id"], m["seq"]
             self._prompted(m)
-            await self._act(ws)
+            return True
         elif t == "prompt":
             self._prompted(m)
-            await self._act(ws)
+            return True
         elif t == "ack":
             self._acked(m)
-            await self._act(ws)
+            return True
         elif t == "error":
             await self._error(ws, m)
         elif t == "match_over":
             self.over = m
+        return False
 
     def _prompted(self, m: dict[str, Any]) -> None:
         self._prompt = m

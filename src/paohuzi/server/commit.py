@@ -1,13 +1,20 @@
 """Group commit: the decisions of many tables written in one transaction, one sync to disk.
 
 A table hands its rows (inserted with one multi-row statement per table, not through
-the ORM) and any further write (a coroutine function of a session) to the database's
-:class:`GroupCommitter` and waits until they are committed. One writer task takes every
+the ORM) and any further write (a function of the transaction's connection, or a
+coroutine function of a session) to the database's :class:`GroupCommitter` and waits
+until they are committed. One writer task takes every
 write queued while the previous transaction was being committed and commits them
 together, so a hundred tables cost one fsync instead of a hundred, and SQLite's single
 writer lock is never fought over. Nothing is acknowledged before its transaction has
 committed. When a shared transaction fails, each of its writes is tried again alone, so
 one bad write fails only its own table.
+
+On an SQLite file, writes with no coroutine part run on a dedicated writer thread with a
+blocking engine on the same file: the whole transaction is one hand-off from the event
+loop, where aiosqlite hands each statement to its thread and back. The others (fencing,
+several workers) and PostgreSQL (psycopg's async connections run on the event loop) use
+the async session.
 """
 
 from __future__ import annotations
@@ -17,26 +24,38 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import Table, insert
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import Connection, Engine, Table, insert
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 
-__all__ = ["GroupCommitter", "Row", "Write", "close_committer", "committer_for"]
+from .db import writer_engine
+
+__all__ = ["GroupCommitter", "Row", "SyncWrite", "Write", "close_committer", "committer_for"]
 
 log = logging.getLogger("paohuzi.server")
 
 Write = Callable[[AsyncSession], Awaitable[None]]
+SyncWrite = Callable[[Connection], None]
 Row = tuple[Table, dict[str, Any]]
-_Item = tuple[Write | None, Sequence[Row], "asyncio.Future[None]"]
+_Item = tuple[Write | None, SyncWrite | None, Sequence[Row], "asyncio.Future[None]"]
 
 
 class GroupCommitter:
     """Batches writes into shared transactions; ``commit`` returns once one is durable."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], max_batch: int = 500) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        max_batch: int = 500,
+        engine: Engine | None = None,
+    ) -> None:
         self.sessions = sessions
         self.max_batch = max_batch
+        self.engine = engine  # blocking, for the writer thread (None: async only)
+        self._thread: ThreadPoolExecutor | None = None
         self.batches = 0  # transactions committed
         self.writes = 0  # writes in them
         self._queue: list[_Item] = []
@@ -44,9 +63,11 @@ class GroupCommitter:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
 
-    async def commit(self, write: Write | None = None, rows: Sequence[Row] = ()) -> None:
-        """Insert ``rows`` and run ``write`` in a transaction (maybe shared with other
-        tables'); return once it is committed.
+    async def commit(
+        self, write: Write | None = None, rows: Sequence[Row] = (), then: SyncWrite | None = None
+    ) -> None:
+        """Insert ``rows``, then run ``write`` and ``then`` in a transaction (maybe shared
+        with other tables'); return once it is committed.
 
         Raises what the write or the commit raised when it failed alone.
         """
@@ -55,7 +76,7 @@ class GroupCommitter:
             self._start(loop)
         assert self._wake is not None
         done: asyncio.Future[None] = loop.create_future()
-        self._queue.append((write, rows, done))
+        self._queue.append((write, then, rows, done))
         self._wake.set()
         await done
 
@@ -75,30 +96,60 @@ class GroupCommitter:
                 await self._write(batch)
 
     async def _write(self, batch: list[_Item]) -> None:
+        if self.engine is None:
+            await self._write_one(batch, threaded=False)
+            return
+        threaded = [item for item in batch if item[0] is None]
+        other = [item for item in batch if item[0] is not None]
+        if threaded:
+            await self._write_one(threaded, threaded=True)
+        if other:
+            await self._write_one(other, threaded=False)
+
+    async def _write_one(self, batch: list[_Item], threaded: bool) -> None:
+        """One transaction for ``batch``; on failure, each of its writes alone."""
         by_table: dict[Table, list[dict[str, Any]]] = {}
-        for _, rows, _ in batch:
+        for _, _, rows, _ in batch:
             for table, row in rows:
                 by_table.setdefault(table, []).append(row)
         try:
-            async with self.sessions() as db, db.begin():
-                for table, values in by_table.items():
-                    await db.execute(insert(table), values)
-                for write, _, _ in batch:
-                    if write is not None:
-                        await write(db)
+            if threaded:
+                if self._thread is None:
+                    self._thread = ThreadPoolExecutor(1, thread_name_prefix="paohuzi-commit")
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(self._thread, self._transaction, by_table, batch)
+            else:
+                async with self.sessions() as db, db.begin():
+                    for table, values in by_table.items():
+                        await db.execute(insert(table), values)
+                    for write, then, _, _ in batch:
+                        if write is not None:
+                            await write(db)
+                        if then is not None:
+                            await db.run_sync(_on_connection(then))
         except Exception as e:
             if len(batch) > 1:  # find the one that failed: each alone
                 for item in batch:
-                    await self._write([item])
+                    await self._write_one([item], threaded)
                 return
-            if not batch[0][2].done():
-                batch[0][2].set_exception(e)
+            if not batch[0][3].done():
+                batch[0][3].set_exception(e)
             return
         self.batches += 1
         self.writes += len(batch)
-        for _, _, done in batch:
+        for *_, done in batch:
             if not done.done():
                 done.set_result(None)
+
+    def _transaction(self, by_table: dict[Table, list[dict[str, Any]]], batch: list[_Item]) -> None:
+        """The writer thread's transaction: committed (durable) when this returns."""
+        assert self.engine is not None
+        with self.engine.begin() as conn:
+            for table, values in by_table.items():
+                conn.execute(insert(table), values)
+            for _, then, _, _ in batch:
+                if then is not None:
+                    then(conn)
 
     async def close(self) -> None:
         """Write what is queued, then stop the writer task."""
@@ -109,6 +160,11 @@ class GroupCommitter:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+        if self.engine is not None:
+            self.engine.dispose()
         log.info("group commit: %d writes in %d transactions", self.writes, self.batches)
 
 
@@ -119,8 +175,15 @@ def committer_for(sessions: async_sessionmaker[AsyncSession]) -> GroupCommitter:
     """The committer of a database (one per session factory)."""
     c = _COMMITTERS.get(sessions)
     if c is None:
-        c = _COMMITTERS[sessions] = GroupCommitter(sessions)
+        bind = sessions.kw.get("bind")
+        engine = writer_engine(bind) if isinstance(bind, AsyncEngine) else None
+        c = _COMMITTERS[sessions] = GroupCommitter(sessions, engine=engine)
     return c
+
+
+def _on_connection(then: SyncWrite) -> Callable[[Session], None]:
+    """``then`` as a function of a session (``AsyncSession.run_sync``): its connection."""
+    return lambda session: then(session.connection())
 
 
 async def close_committer(sessions: async_sessionmaker[AsyncSession]) -> None:

@@ -44,6 +44,7 @@ __all__ = [
     "make_engine",
     "safe_url",
     "upgrade",
+    "writer_engine",
 ]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -235,6 +236,24 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=5000")
     cur.close()
+
+
+def writer_engine(engine: AsyncEngine) -> Engine | None:
+    """A blocking engine on an SQLite file, for the group committer's writer thread: one
+    hand-off per transaction instead of aiosqlite's one per statement. None otherwise:
+    psycopg's async connections run on the event loop itself (no thread to hand off to;
+    a second thread would only wait for the GIL after each round trip), and an
+    in-memory SQLite database is not seen by another connection."""
+    from sqlalchemy import create_engine
+
+    url = engine.url
+    if url.get_backend_name() != "sqlite":
+        return None
+    if not url.database or url.database == ":memory:" or "memory" in str(url.query):
+        return None
+    out = create_engine(url.set(drivername="sqlite"), pool_size=1, max_overflow=1)
+    event.listen(out, "connect", _sqlite_pragmas)
+    return out
 
 
 def make_engine(url: str) -> tuple[AsyncEngine, async_sessionmaker[Any]]:

@@ -63,6 +63,11 @@ class Metrics:
         )
         self.fence: Callable[[Table, AsyncSession], Awaitable[None]] | None = None
 
+    @property
+    def fencing(self) -> bool:
+        """Whether commits are fenced (several workers)."""
+        return self.fence is not None
+
     async def before_commit(self, table: Table, db: AsyncSession) -> None:
         """Fence the commit (several workers); nothing to do for one process."""
         if self.fence is not None:

@@ -46,6 +46,7 @@ __all__ = [
     "Tuoguan",
     "Waiting",
     "client_adapter",
+    "encode",
     "render_doc",
     "schemas",
     "schemas_text",
@@ -73,6 +74,8 @@ class Auth(_Msg):
     ``spectate`` watches the room with the public view (a public room, or its host).
     ``views`` asks for the seat's view in every prompt, not only when it has a decision,
     so a client that draws the table needs no snapshot after each decision.
+    ``batch`` lets the server send the messages it has queued for the socket together, as
+    one frame holding a JSON array of them, in order (fewer frames: cheaper for both ends).
     """
 
     type: Literal["auth"]
@@ -80,6 +83,7 @@ class Auth(_Msg):
     since: Annotated[int | None, Field(ge=0)] = None
     spectate: bool = False
     views: bool = False
+    batch: bool = False
 
 
 class Act(_Msg):
@@ -125,6 +129,21 @@ class Dissolve(_Msg):
 ClientMsg = Auth | Act | Resync | Ping | Tuoguan | Dissolve
 ClientMessage = Annotated[ClientMsg, Field(discriminator="type")]
 CLIENT_TYPES = ("auth", "act", "resync", "ping", "tuoguan", "dissolve")
+
+
+try:  # orjson (extra ``server``) encodes several times faster; json is the fallback
+    import orjson
+
+    def encode(message: dict[str, Any]) -> str:
+        """One outbound message as JSON text (a plain dict: the models' fields, in order)."""
+        return orjson.dumps(message).decode()
+
+except ImportError:  # pragma: no cover - without orjson
+    _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+    def encode(message: dict[str, Any]) -> str:
+        """One outbound message as JSON text (a plain dict: the models' fields, in order)."""
+        return _ENCODER.encode(message)
 
 
 def client_adapter() -> TypeAdapter[ClientMsg]:

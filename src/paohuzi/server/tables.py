@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel
+from sqlalchemy import Connection as SqlConnection
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..bots import Bot, make_bot
@@ -33,20 +34,19 @@ from ..core.match import Match
 from ..core.rules import RuleSet
 from ..core.state import Phase, State
 from ..core.views import SeatView, view
-from .commit import Row, Write, committer_for
+from .commit import Row, SyncWrite, Write, committer_for
 from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, now
 from .errors import ApiError
 from .limits import PlaySettings
 from .protocol import (
     Ack,
     DissolveVote,
-    EventMsg,
     LegalAction,
     MatchOver,
-    Prompt,
     Seats,
     SeatStatus,
     Snapshot,
+    encode,
     view_to_dict,
 )
 
@@ -73,6 +73,10 @@ class TableHandle(Protocol):
 class CommitHooks(Protocol):
     """Called around each of a table's writes: metrics, and (several workers) fencing."""
 
+    @property
+    def fencing(self) -> bool:
+        """Whether ``before_commit`` has work to do (else it is not called)."""
+
     async def before_commit(self, table: Table, db: AsyncSession) -> None:
         """Inside every write's transaction (``Table._write``); raising refuses it."""
 
@@ -95,17 +99,34 @@ class Connection:
         self.sent = 0  # the seat's events this socket has been given
         self.since: int | None = None  # the auth message's ``since``
         self.views = False  # the auth message's ``views``: a view in every prompt
+        self.batch = False  # the auth message's ``batch``: queued messages in one frame
         self.drained = asyncio.Event()  # the writer has sent everything and stopped
 
     def put(self, msg: BaseModel) -> None:
         """Queue a message."""
         self.queue.put_nowait(msg.model_dump_json())
 
+    def put_text(self, text: str) -> None:
+        """Queue a message already encoded (one text shared by every socket it goes to)."""
+        self.queue.put_nowait(text)
+
     async def pump(self) -> None:
-        """Send queued messages until ``close`` (run as the socket's writer task)."""
+        """Send queued messages until ``close`` (run as the socket's writer task); with
+        ``batch``, those queued together go in one frame, as a JSON array."""
         try:
-            while (text := await self.queue.get()) is not None:
-                await self._send(text)
+            closing = False
+            while not closing and (text := await self.queue.get()) is not None:
+                if not self.batch or self.queue.empty():
+                    await self._send(text)
+                    continue
+                texts = [text]
+                while not self.queue.empty():
+                    more = self.queue.get_nowait()
+                    if more is None:
+                        closing = True
+                        break
+                    texts.append(more)
+                await self._send(f"[{','.join(texts)}]" if len(texts) > 1 else text)
         finally:
             self.drained.set()
 
@@ -141,11 +162,21 @@ def _now() -> float:
 
 @dataclass
 class _Seen:
-    """Per seat: its events so far, its decision point and when that opened."""
+    """Per seat: its events so far (and their ``event`` messages, encoded once), its
+    decision point and when that opened."""
 
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    texts: list[str | None] = field(default_factory=list)  # None: not encoded yet
     key: Hashable = None
     since: int = 0
+
+    def text(self, n: int) -> str:
+        """The ``event`` message of the seat's event ``n + 1``, encoded on first use."""
+        t = self.texts[n]
+        if t is None:
+            rnd, ev = self.events[n]
+            t = self.texts[n] = encode({"type": "event", "seq": n + 1, "round": rnd, "event": ev})
+        return t
 
 
 def _who(index: int) -> int | None:
@@ -191,6 +222,12 @@ class Table:
         self.dissolved = False
         self.helpers: dict[int, Bot] = {}  # the heuristic bots that play 托管 and timeouts
         self._status: list[SeatStatus] = []
+        self._status_key: tuple[tuple[Any, ...], ...] = ()
+        # Per seat index, for the state in play: its view, and the prompt's legal actions
+        # and view as JSON (computed once per decision, on first use).
+        self._views: list[SeatView | None] = [None, None, None, None]
+        self._forms: list[list[dict[str, Any]] | None] = [None, None, None, None]
+        self._view_forms: list[dict[str, Any] | None] = [None, None, None, None]
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self.decisions: list[tuple[int, int, int]] = []  # (round, seat, id), seq = index + 1
@@ -236,17 +273,27 @@ class Table:
         """Append the new events of the round in play to each seat's censored list."""
         st = self.state
         rnd = self.round
+        self._views = [None, None, None, None]
+        self._forms = [None, None, None, None]
+        self._view_forms = [None, None, None, None]
         for e in st.log[self._log_pos :]:
+            forms: list[tuple[Any, dict[str, Any]]] = []  # each distinct censored form once
             for i in range(4):
                 c = e.censor(_who(i))
-                if c is not None:
-                    self.seen[i].events.append((rnd, c.to_dict()))
+                if c is None:
+                    continue
+                d = next((d for x, d in forms if x is c), None)
+                if d is None:
+                    d = c.to_dict()
+                    forms.append((c, d))
+                seen = self.seen[i]
+                seen.events.append((rnd, d))
+                seen.texts.append(None)
         self._log_pos = len(st.log)
         for s in range(3):
-            v = view(st, s)
             key = (rnd, st.phase, len(st.stock), tuple(map(len, st.discards)),
                    tuple(map(len, st.tables)), tuple(map(len, st.piles)),
-                   tuple(a.id for a in v.legal))  # fmt: skip
+                   st.legal_actions(s))  # fmt: skip
             if key != self.seen[s].key:
                 self.seen[s].key = key
                 self.seen[s].since = self.version
@@ -271,30 +318,32 @@ class Table:
             return "disconnect"
         return None
 
-    def status(self) -> list[SeatStatus]:
-        """Every seat's bot, connection and 托管 status."""
+    def _status_now(self) -> tuple[tuple[Any, ...], ...]:
+        """Every seat's (bot, connected, reason): what ``status`` shows, cheap to compare."""
         out = []
         for s, info in enumerate(self.seats):
             why = self.auto(s)
-            reason: Literal["self", "disconnect"] | None = None if why == "bot" else why
-            out.append(
-                SeatStatus(
-                    seat=s,
-                    bot=info.bot,
-                    connected=info.bot is not None or bool(self.conns[s]),
-                    tuoguan=reason is not None,
-                    reason=reason,
-                )
+            out.append((info.bot, info.bot is not None or bool(self.conns[s]),
+                        None if why == "bot" else why))  # fmt: skip
+        return tuple(out)
+
+    def status(self) -> list[SeatStatus]:
+        """Every seat's bot, connection and 托管 status."""
+        return [
+            SeatStatus(
+                seat=s, bot=bot, connected=connected, tuoguan=reason is not None, reason=reason
             )
-        return out
+            for s, (bot, connected, reason) in enumerate(self._status_now())
+        ]
 
     def _tell_status(self) -> bool:
         """Send everyone the seats' status if it changed since it was last sent."""
-        now = self.status()
-        if now == self._status:
+        key = self._status_now()
+        if key == self._status_key:
             return False
-        self._status = now
-        self._tell_all(Seats(seats=now))
+        self._status_key = key
+        self._status = self.status()
+        self._tell_all(Seats(seats=self._status))
         return True
 
     def _clock(self, s: int | None) -> tuple[float | None, float | None]:
@@ -327,18 +376,42 @@ class Table:
             return []
         return [LegalAction(id=a.id, text=a.text()) for a in st.legal_moves(s)]
 
+    def _view(self, s: int | None) -> SeatView:
+        """The seat's view of the state in play (computed once per decision)."""
+        i = _index(s)
+        v = self._views[i]
+        if v is None:
+            v = self._views[i] = view(self.state, s)
+        return v
+
+    def _legal_form(self, i: int) -> list[dict[str, Any]]:
+        """A seat index's legal actions as the prompt's JSON (once per decision)."""
+        f = self._forms[i]
+        if f is None:
+            s = _who(i)
+            f = self._forms[i] = (
+                [{"id": a.id, "text": a.text()} for a in self._view(s).legal]
+                if s is not None and self.state.phase is not Phase.OVER
+                else []
+            )
+        return f
+
+    def _view_form(self, i: int) -> dict[str, Any]:
+        """A seat index's view as the prompt's JSON (once per decision)."""
+        v = self._view_forms[i]
+        if v is None:
+            v = self._view_forms[i] = view_to_dict(self._view(_who(i)))
+        return v
+
     def snapshot(self, conn: Connection, since: int | None = None) -> None:
         """Queue (events after ``since``, then) the seat's snapshot on ``conn``."""
         s = conn.seat
-        events = self.seen[_index(s)].events
+        seen = self.seen[_index(s)]
+        events = seen.events
         if since is not None:
             for i in range(since, len(events)):
-                rnd, ev = events[i]
-                conn.put(EventMsg(seq=i + 1, round=rnd, event=ev))
+                conn.put_text(seen.text(i))
         conn.sent = len(events)
-        st = self.state
-        from .protocol import view_to_dict
-
         deadline, remaining = self._clock(s)
         conn.put(
             Snapshot(
@@ -348,7 +421,7 @@ class Table:
                 version=self.version,
                 since=self.seen[_index(s)].since,
                 seq=len(events),
-                view=view_to_dict(view(st, s)),
+                view=view_to_dict(self._view(s)),
                 legal=self._legal(s),
                 deadline=deadline,
                 remaining=remaining,
@@ -374,42 +447,50 @@ class Table:
                 c.put(msg)
 
     def _broadcast(self, only: int | None = None) -> None:
-        """Each socket's new events and prompt (``only``: just that seat's sockets)."""
+        """Each socket's new events and prompt (``only``: just that seat's sockets).
+
+        Each message is encoded once and shared by every socket of the seat (spectators
+        share the public one).
+        """
         st = self.state
         acting = st.to_act()
+        over = encode(self._over_msg().model_dump()) if self.ended else None
         for i in range(4) if only is None else (only,):
-            s = _who(i)
-            events = self.seen[i].events
-            legal = self._legal(s)
             if not self.conns[i]:
                 continue
-            # A seat with a decision gets its view with the prompt (a bot acts on it), and so
-            # does a socket that asked for ``views`` (a client drawing the table).
-            wanted = bool(legal) or any(c.views for c in self.conns[i])
-            seat_view = view_to_dict(view(st, s)) if wanted else None
+            s = _who(i)
+            seen = self.seen[i]
+            count = len(seen.events)
+            legal = self._legal_form(i)
+            deadline, remaining = self._clock(s)
+            prompt: dict[str, Any] = {
+                "type": "prompt",
+                "round": self.round,
+                "version": self.version,
+                "since": seen.since,
+                "to_act": list(acting)
+                if st.phase is not Phase.CLAIM
+                else [a for a in acting if a == s],
+                "legal": legal,
+                "deadline": deadline,
+                "remaining": remaining,
+                "view": None,
+            }
+            texts: dict[bool, str] = {}  # with the view, without
             for conn in self.conns[i]:
-                for n in range(conn.sent, len(events)):
-                    rnd, ev = events[n]
-                    conn.put(EventMsg(seq=n + 1, round=rnd, event=ev))
-                conn.sent = len(events)
-                to_act = (
-                    list(acting) if st.phase is not Phase.CLAIM else [a for a in acting if a == s]
-                )
-                deadline, remaining = self._clock(s)
-                conn.put(
-                    Prompt(
-                        round=self.round,
-                        version=self.version,
-                        since=self.seen[i].since,
-                        to_act=to_act,
-                        legal=legal,
-                        deadline=deadline,
-                        remaining=remaining,
-                        view=seat_view if legal or conn.views else None,
-                    )
-                )
-                if self.ended:
-                    conn.put(self._over_msg())
+                for n in range(conn.sent, count):
+                    conn.put_text(seen.text(n))
+                conn.sent = count
+                # A seat with a decision gets its view with the prompt (a bot acts on it),
+                # and so does a socket that asked for ``views`` (a client drawing the table).
+                with_view = bool(legal) or conn.views
+                text = texts.get(with_view)
+                if text is None:
+                    prompt["view"] = self._view_form(i) if with_view else None
+                    text = texts[with_view] = encode(prompt)
+                conn.put_text(text)
+                if over is not None:
+                    conn.put_text(over)
 
     # -- sockets -----------------------------------------------------------------------
 
@@ -560,7 +641,8 @@ class Table:
             except PaohuziError as e:
                 raise ApiError("bad_action", str(e)) from None
             await self._commit(seat, aid, client_id, conn)
-            self._wake.set()
+            if self._driver_due():
+                self._wake.set()
 
     # -- the driver: bots, 托管, timeouts, votes ------------------------------------------
 
@@ -588,7 +670,7 @@ class Table:
             since = self.seen[s].since
             why = self.auto(s)
             if why == "bot":
-                return _Job(s, since, self.bots[s], view(st, s), None)
+                return _Job(s, since, self.bots[s], self._view(s), None)
             d = self.deadline[s]
             if why is None and (d is None or d > now):
                 continue
@@ -597,8 +679,17 @@ class Table:
             helper = self.helpers.get(s)
             if helper is None:
                 helper = self.helpers[s] = make_bot("heuristic", seed=self.match_id * 3 + s)
-            return _Job(s, since, helper, view(st, s), None)
+            return _Job(s, since, helper, self._view(s), None)
         return None
+
+    def _driver_due(self) -> bool:
+        """Whether the driver may have work after a person's decision: the match ended, a
+        seat the server plays is to act, or clocks restarted (its timers for grace
+        periods and votes are unchanged by a decision)."""
+        if self.ended or self.time_limit is not None:
+            return True
+        st = self.state
+        return st.phase is Phase.OVER or any(self.auto(s) is not None for s in st.to_act())
 
     def _next_time(self) -> float | None:
         """When something may become due: a deadline, a grace period's end, a vote's end."""
@@ -653,14 +744,18 @@ class Table:
         again = self._job()
         return again is not None and again.seat == job.seat and again.since == job.since
 
-    async def _write(self, write: Write | None, rows: Sequence[Row] = ()) -> None:
-        """Every write of this table goes through here: ``rows`` and ``write`` in one
-        transaction (group-committed), behind ``hooks.before_commit`` in that same
-        transaction, so a worker that lost the table's lease (fencing) stores nothing:
-        no decision, ledger row or match end, no 托管 switch, no 解散 vote."""
+    async def _write(
+        self, write: Write | None, rows: Sequence[Row] = (), then: SyncWrite | None = None
+    ) -> None:
+        """Every write of this table goes through here: ``rows``, ``write`` and ``then`` in
+        one transaction (group-committed), behind ``hooks.before_commit`` in that same
+        transaction when commits are fenced, so a worker that lost the table's lease
+        (fencing) stores nothing: no decision, ledger row or match end, no 托管 switch, no
+        解散 vote. Unfenced, a decision with no coroutine part can take the committer's
+        writer thread (SQLite)."""
         hooks = self.hooks
-        if hooks is None:
-            await committer_for(self.sessions).commit(write, rows)
+        if hooks is None or not hooks.fencing:
+            await committer_for(self.sessions).commit(write, rows, then)
             return
 
         async def fenced(db: AsyncSession) -> None:
@@ -668,7 +763,7 @@ class Table:
             if write is not None:
                 await write(db)
 
-        await committer_for(self.sessions).commit(fenced, rows)
+        await committer_for(self.sessions).commit(fenced, rows, then)
 
     async def _commit(
         self, seat: int, aid: int, client_id: str | None, reply: Connection | None = None
@@ -684,11 +779,11 @@ class Table:
         row = {"match_id": self.match_id, "seq": seq, "round_index": rnd, "seat": seat,
                "action_id": aid, "client_id": client_id, "created_at": now()}  # fmt: skip
 
-        async def settle(db: AsyncSession) -> None:  # the ledger, the next round or the end
-            await self._settle(db, new, rnd)
+        def settle(db: SqlConnection) -> None:  # the ledger, the next round or the end
+            self._settle(db, new, rnd)
 
         # Committed (with other tables' decisions, one transaction) before anything else.
-        await self._write(settle if new.result is not None else None, [(DECISIONS, row)])
+        await self._write(None, [(DECISIONS, row)], settle if new.result is not None else None)
         # Durable: now it is the table's state.
         if self.hooks is not None:
             self.hooks.committed(self, time.perf_counter() - t0)
@@ -697,33 +792,33 @@ class Table:
         if client_id is not None:
             self.client_ids[(seat, client_id)] = seq
             if reply is not None:
-                reply.put(Ack(client_id=client_id, decision=seq))
+                reply.put_text(encode({"type": "ack", "client_id": client_id,
+                                       "decision": seq, "duplicate": False}))  # fmt: skip
         self._advance()
         self._broadcast()
         return seq
 
-    async def _settle(self, db: AsyncSession, new: State, rnd: int) -> None:
-        """The round's ledger rows, the next round or the match's end: one transaction."""
+    def _settle(self, db: SqlConnection, new: State, rnd: int) -> None:
+        """The round's ledger rows, the next round or the match's end: in the decision's
+        transaction (blocking: the committer's writer thread runs it)."""
         result = new.result
         assert result is not None
+        ledger = []
         for s, info in enumerate(self.seats):
             delta = result.deltas[s]
-            acct = await db.get(Account, info.account_id, with_for_update=True)
-            assert acct is not None
-            acct.balance += delta
-            db.add(
-                LedgerEntry(
-                    account_id=acct.id,
-                    delta=delta,
-                    balance_after=acct.balance,
-                    reason="round",
-                    match_id=self.match_id,
-                    round_index=rnd,
-                )
-            )
+            balance = db.execute(
+                update(Account)
+                .where(Account.id == info.account_id)
+                .values(balance=Account.balance + delta)
+                .returning(Account.balance)
+            ).scalar_one()
+            ledger.append({"account_id": info.account_id, "delta": delta,
+                           "balance_after": balance, "reason": "round",
+                           "match_id": self.match_id, "round_index": rnd})  # fmt: skip
+        db.execute(insert(LedgerEntry), ledger)
         if rnd + 1 < self.match.rounds_total:  # (an open 解散 vote stays open)
-            db.add(
-                RoundRow(
+            db.execute(
+                insert(RoundRow).values(
                     match_id=self.match_id,
                     index=rnd + 1,
                     seed=self.match.round_seed(rnd + 1),
@@ -732,14 +827,12 @@ class Table:
                 )
             )
         else:
-            await db.execute(
+            db.execute(
                 update(MatchRow)
                 .where(MatchRow.id == self.match_id)
                 .values(status="finished", dissolve=None)  # a vote still open lapses
             )
-            await db.execute(
-                update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished")
-            )
+            db.execute(update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished"))
 
     def _advance(self) -> None:
         """After a decision: collect events; at a round's end settle it and deal the next."""
