@@ -214,3 +214,7 @@ def _server_load_is_sane(data: dict[str, Any]) -> None:
     assert data["decisions_per_second"] == round(data["decisions"] / data["seconds"], 1)
     assert 1 <= data["decisions_per_transaction"] <= 2  # one write per table at a time
     assert 20 < data["server_rss_mb"] < 2000
+    assert data["batch"] is True  # the clients ask for batched frames unless --no-batch
+    assert 0 < data["server_cpu_ms_per_decision"] < 1000
+    assert len(data["error_samples"]) <= 3
+    assert all(x.startswith("stale: ") for x in data["error_samples"])

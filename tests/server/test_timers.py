@@ -47,7 +47,7 @@ def _record_status(srv: Server, match_id: int) -> int:
 async def test_three_bots_play_in_their_own_task_and_the_table_is_released(fast: Server) -> None:
     # Enough rounds that the bots, which play fast, are still playing when the
     # request has come back and been checked.
-    code, (host,) = seated_room(fast, 0, bot="heuristic", rounds=8)
+    code, (host,) = seated_room(fast, 0, bot="heuristic", rounds=4)
     t0 = time.monotonic()
     match_id = await asyncio.to_thread(start, fast, code, host)
     answered = time.monotonic() - t0
@@ -59,7 +59,7 @@ async def test_three_bots_play_in_their_own_task_and_the_table_is_released(fast:
         assert time.monotonic() < deadline, "the bots did not finish the match"
         await asyncio.sleep(0.05)
     _, states = replayed(fast, match_id)
-    assert len(states) == 8 and all(st.over for st in states)
+    assert len(states) == 4 and all(st.over for st in states)
     check_ledger(fast, code, match_id, states)
     while match_id in httpx.get(f"{fast.http}/stats").json()["live_matches"]:
         assert time.monotonic() < deadline, "the finished table stayed in memory"
