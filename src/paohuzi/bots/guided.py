@@ -32,7 +32,7 @@ from ..core.views import SeatView, view
 from .base import obvious_action
 from .heuristic import HeuristicBot
 from .learned import VALUE_SCALE, LearnedBot, Policy, _numpy, inputs
-from .search import _choose, policy, sample_state
+from .search import compare_candidates, policy
 
 __all__ = ["GuidedBot"]
 
@@ -85,20 +85,9 @@ class GuidedBot:
         cands = [ranked[0][1]] + [a for p, a in ranked[1 : self.candidates] if p >= self.min_prior]
         if len(cands) <= 1 or p0 >= self.confident or self.samples <= 0:
             return ranked[0][1]
-        me = view.seat
-        assert me is not None
-        outcomes: list[list[float]] = [[] for _ in cands]
-        for _ in range(self.samples):
-            base = sample_state(view, self.rules, self.rng)
-            if base is None:
-                continue
-            for j, a in enumerate(cands):
-                st = base.clone()
-                st.apply_fast(me, a.id)
-                outcomes[j].append(self._rollout(st, me))
-        if not outcomes[0]:
-            return cands[0]
-        return cands[_choose(outcomes, self.z)]
+        return compare_candidates(
+            view, self.rules, self.rng, cands, self.samples, self._rollout, self.z
+        )
 
     def _rollout(self, st: State, me: int) -> float:
         """``me``'s balance change: played out, or the value head's after ``horizon`` moves."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.actions import HU_ID, PASS_ID, Action
 from ..core.cards import COPIES, NUM_FACES
@@ -31,7 +31,14 @@ from ..core.views import SeatView
 from .base import obvious_action
 from .heuristic import Context, HeuristicBot, claim_value
 
-__all__ = ["SearchBot", "playout", "policy", "sample_assignment", "sample_state"]
+__all__ = [
+    "SearchBot",
+    "compare_candidates",
+    "playout",
+    "policy",
+    "sample_assignment",
+    "sample_state",
+]
 
 
 # --------------------------------------------------------------------- sampling
@@ -284,23 +291,51 @@ class SearchBot:
         cands = [a for _v, a in ranked[: self.candidates]]
         if len(cands) == 1 or self.samples <= 0:
             return cands[0]
-        me = view.seat
-        assert me is not None
-        outcomes: list[list[float]] = [[] for _ in cands]
-        for _ in range(self.samples):
-            base = sample_state(view, self.rules, self.rng)
-            if base is None:
-                continue
-            for j, a in enumerate(cands):
-                st = base.clone()
-                st.apply_fast(me, a.id)
-                playout(st)
-                res = st.result
-                assert res is not None
-                outcomes[j].append(float(res.deltas[me]))
-        if not outcomes[0]:
-            return cands[0]
-        return cands[_choose(outcomes, self.z)]
+        return compare_candidates(
+            view, self.rules, self.rng, cands, self.samples, _playout_score, self.z
+        )
+
+
+def _playout_score(st: State, seat: int) -> float:
+    """``seat``'s balance change when :func:`playout` ends the round from ``st``."""
+    playout(st)
+    res = st.result
+    assert res is not None
+    return float(res.deltas[seat])
+
+
+def compare_candidates(
+    view: SeatView,
+    rules: RuleSet,
+    rng: random.Random,
+    candidates: Sequence[Action],
+    samples: int,
+    score: Callable[[State, int], float],
+    z: float,
+) -> Action:
+    """The candidate to play, ``candidates[0]`` unless another scores clearly better.
+
+    Each of ``samples`` determinizations of ``view`` is drawn once and every
+    candidate is applied to its own clone of it, then scored by ``score(state,
+    seat)``: the comparison is paired (the same hidden cards behind every
+    candidate), so :func:`_choose` tests per-sample differences and the luck of
+    the draw cancels out. Samples that fit no state are skipped; with none left
+    the first candidate is kept.
+    """
+    me = view.seat
+    assert me is not None
+    outcomes: list[list[float]] = [[] for _ in candidates]
+    for _ in range(samples):
+        base = sample_state(view, rules, rng)
+        if base is None:
+            continue
+        for j, a in enumerate(candidates):
+            st = base.clone()
+            st.apply_fast(me, a.id)
+            outcomes[j].append(score(st, me))
+    if not outcomes[0]:
+        return candidates[0]
+    return candidates[_choose(outcomes, z)]
 
 
 def _choose(outcomes: list[list[float]], z: float) -> int:
