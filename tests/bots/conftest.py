@@ -1,4 +1,4 @@
-"""Shared helpers for the bot tests: decision points from seeded rounds."""
+"""Shared helpers for the bot tests: decision points from seeded rounds, hidden cards reshuffled."""
 
 from __future__ import annotations
 
@@ -44,3 +44,18 @@ def reshuffle_hidden(st: State, seat: int, rng: random.Random) -> State:
     for seat in range(3):
         s2.touch(seat, table=True)
     return s2
+
+
+def hidden_twin(st: State, v: SeatView, rng: random.Random) -> tuple[State, SeatView]:
+    """``st`` with the cards hidden from ``v``'s seat dealt anew, and that seat's view of it.
+
+    The view is checked to equal ``v`` and the hidden cards to have moved (where any are
+    hidden), so a bot that decides differently on the twin has peeked at hidden cards.
+    """
+    seat = v.seat
+    assert seat is not None
+    other = reshuffle_hidden(st, seat, rng)
+    v2 = view(other, seat)
+    assert v2 == v
+    assert other.hands != st.hands or other.stock != st.stock or sum(v.hand_sizes) == sum(v.hand)
+    return other, v2
