@@ -10,7 +10,9 @@ starts another. Prints one JSON object:
   the database before its ack), per second;
 - ``p50_ms``/``p95_ms``/``p99_ms``/``max_ms``: from sending an intent to its ack;
 - ``rounds``: rounds that started in the window; ``errors``: error messages and failed
-  clients (``stale`` intents, overtaken by another seat's decision, counted apart);
+  clients (``stale`` intents counted apart: ``stale_overtaken``, a claim whose window
+  another seat's answer settled while it was in flight, the expected race, and
+  ``stale_open``, refused while the seat's decision was still open: a fault, always 0);
   ``server_rss_mb``; ``server_cpu``/``clients_cpu``: CPU seconds per second.
 
 ``--quick`` (2 rooms, 3 s) is the smoke test's short form.
@@ -67,6 +69,8 @@ class _Window:
         self.latencies: list[float] = []
         self.rounds = 0
         self.errors = 0
+        self.overtaken = 0
+        self.stale_open = 0
         self.codes: dict[str, int] = {}
         self.samples: list[str] = []  # a few error reasons, to tell what went wrong
 
@@ -116,6 +120,8 @@ async def _room_forever(
             await asyncio.gather(*tasks)
             for p in players:
                 w.errors += len(p.errors)
+                w.overtaken += p.overtaken
+                w.stale_open += p.stale_open
                 for e in p.errors:
                     w.codes[str(e.get("code"))] = w.codes.get(str(e.get("code")), 0) + 1
                     if len(w.samples) < 3:
@@ -161,6 +167,8 @@ async def _clients(base: str, rooms: list[int], args: Any, conn: Connection) -> 
             "rounds": w.rounds,
             "errors": w.errors + len(failed),
             "codes": w.codes,
+            "overtaken": w.overtaken,
+            "stale_open": w.stale_open,
             "failures": [repr(t.exception())[:300] for t in failed[:3]],
             "samples": w.samples,
             "cpu": (time.process_time() - cpu0) / wall,
@@ -312,6 +320,8 @@ def _measure(
         # "stale": an intent overtaken by another seat's decision, the expected race
         "errors": sum(r["errors"] for r in results) - codes.get("stale", 0),
         "stale": codes.get("stale", 0),
+        "stale_overtaken": sum(r["overtaken"] for r in results),
+        "stale_open": sum(r["stale_open"] for r in results),
         "error_codes": codes,
         "failures": [f for r in results for f in r["failures"]],
         "error_samples": [x for r in results for x in r["samples"]][:3],

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -203,3 +205,95 @@ def test_readme_bot_command_plays_against_the_readme_serve_command(
     assert re.search(r"match \d+ over: seat 0, net [+-]\d+ 悟性, [1-9]\d* decisions", r.stdout)
     record = paohuzi.MatchRecord.from_json(rec.read_text(encoding="utf-8"))
     assert all(st.over for st in paohuzi.replay_match(record))
+
+
+class _Ws:
+    """What a seat player sends, parsed (no socket)."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+def _prompt(version: int, since: int, legal: list[dict[str, Any]], view: Any) -> dict[str, Any]:
+    return {"type": "prompt", "round": 0, "version": version, "since": since,
+            "to_act": [], "legal": legal, "view": view}  # fmt: skip
+
+
+async def _feed(p: Any, ws: _Ws, *msgs: dict[str, Any]) -> None:
+    """One frame of messages, as ``SeatPlayer._session`` takes it."""
+    act = False
+    for m in msgs:
+        act = await p._on(ws, m) or act
+    if act:
+        await p._act(ws)
+
+
+async def test_the_bot_client_tells_an_overtaken_claim_from_a_refused_open_decision() -> None:
+    """A ``stale`` refusal after the prompt that closed the decision is ``overtaken``; one
+    while the latest prompt still shows the decision open asks for the seat's state and,
+    if it is still open, counts it in ``stale_open`` and answers again at the new version."""
+    from paohuzi.bots import make_bot
+    from paohuzi.server.client import SeatPlayer
+
+    st = paohuzi.new_game(seed=3)
+    s = st.to_act()[0]
+    v = paohuzi.view(st, s)
+    legal = [{"id": a.id, "text": a.text()} for a in v.legal]
+    view = view_to_dict(v)
+
+    p = SeatPlayer("ws://unused", "token", make_bot("random", 0))
+    ws = _Ws()
+    await _feed(p, ws, _prompt(4, 4, legal, view))
+    (intent,) = ws.sent
+    assert intent["version"] == 4
+    err = {"type": "error", "code": "stale", "reason": "…", "client_id": intent["client_id"]}
+    await _feed(p, ws, _prompt(5, 5, [], None), err)  # the window closed: told, then refused
+    assert (p.overtaken, p.stale_open, len(ws.sent)) == (1, 0, 1)
+
+    p = SeatPlayer("ws://unused", "token", make_bot("random", 0))
+    ws = _Ws()
+    await _feed(p, ws, _prompt(4, 4, legal, view))
+    await _feed(p, ws, {**err, "client_id": ws.sent[0]["client_id"]})  # refused, not told
+    assert ws.sent[-1] == {"type": "resync"} and p.stale_open == 0
+    await _feed(p, ws, {**_prompt(6, 4, legal, view), "type": "snapshot", "seat": s,
+                        "match_id": 1, "seq": 0})  # fmt: skip
+    assert (p.overtaken, p.stale_open) == (0, 1)
+    assert ws.sent[-1]["type"] == "act" and ws.sent[-1]["version"] == 6  # answered again
+
+
+async def test_bot_clients_playing_a_match_see_no_stale_refusal_of_an_open_decision(
+    server: Server,
+) -> None:
+    """Three bot clients that answer at once play a match: every ``stale`` refusal they
+    get is a claim overtaken in flight, none refuses a decision still open."""
+    import asyncio
+
+    from paohuzi.bots import make_bot
+    from paohuzi.server.client import SeatPlayer, ServerClient
+
+    clients = [ServerClient(server.http) for _ in range(3)]
+    try:
+        for i, c in enumerate(clients):
+            await c.guest(f"race{i}")
+        code = await clients[0].create_room(rounds=4)
+        for c in clients:
+            await c.join(code)
+        players = [
+            SeatPlayer(c.ws_url(code), str(c.token), make_bot("random", 10 + i))
+            for i, c in enumerate(clients)
+        ]
+        tasks = [asyncio.create_task(p.play()) for p in players]
+        await asyncio.sleep(0.1)
+        await clients[0].start(code)
+        await asyncio.wait_for(asyncio.gather(*tasks), 120)
+        for p in players:
+            codes = [e["code"] for e in p.errors]
+            assert set(codes) <= {"stale"}, p.errors
+            assert p.stale_open == 0 and p.overtaken == len(codes), (p.errors, p.stale_open)
+        print("overtaken:", sum(p.overtaken for p in players))
+    finally:
+        for c in clients:
+            await c.aclose()

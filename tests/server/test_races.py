@@ -5,13 +5,16 @@ bots think off the event loop."""
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from paohuzi.core.actions import HU_ID, PASS_ID, PENG_ID, ActionKind
 from paohuzi.core.state import Phase, State
+from paohuzi.server.errors import ApiError
 from paohuzi.server.limits import PlaySettings
 
 from .harness import Seat, act, find_window, make_table, stored
@@ -200,3 +203,80 @@ async def test_bots_think_off_the_event_loop(tmp_path: Path) -> None:
         assert max(gaps) < 0.15, max(gaps)  # a 0.2 s think never stalled the loop
     finally:
         await table.stop()
+
+
+async def test_an_overtaken_claim_is_told_before_it_is_refused(tmp_path: Path) -> None:
+    """Both claims are made on the latest prompts; the lower one arrives after the 碰 has
+    settled the window. The others' passes never moved its ``since``; the 碰 did, and the
+    prompt saying so (nothing to decide) is on its socket before the ``stale`` refusal,
+    whose reason says the decision is gone rather than that a new one opened."""
+    found = find_window(range(0, 200), _peng_vs_chi)
+    table, seats, a, b = await _at_window(tmp_path, found)
+    for s in seats:
+        await table.attach(s.conn, None)
+    chi = next(m.id for m in table.state.legal_moves(b) if m.kind is ActionKind.CHI)
+    since = table.seen[b].since
+    for s in [s for s in table.state.to_act() if s not in (a, b)]:  # a third seat passes
+        await table.intent(seats[s].conn, PASS_ID, table.version, "pass")
+    latest = [m for m in seats[b].drain() if m["type"] in ("snapshot", "prompt")][-1]
+    assert latest["since"] == since and latest["legal"]  # b's question did not change
+    await table.intent(seats[a].conn, PENG_ID, latest["version"], "peng")
+    with pytest.raises(ApiError) as refused:
+        await table.intent(seats[b].conn, chi, latest["version"], "chi")
+    assert refused.value.code == "stale"
+    assert "nothing to decide" in refused.value.reason, refused.value.reason
+    told = [m for m in seats[b].drain() if m["type"] == "prompt"]
+    assert told and told[-1]["since"] == table.version and told[-1]["legal"] == []
+
+
+def _latest(seats: list[Seat], prompts: list[list[dict[str, Any]]], s: int) -> dict[str, Any]:
+    """Seat ``s``'s latest prompt (or snapshot), keeping in ``prompts`` every one it got."""
+    prompts[s] += [m for m in seats[s].drain() if m["type"] in ("snapshot", "prompt")]
+    return prompts[s][-1]
+
+
+async def test_a_seat_on_its_latest_prompt_is_refused_only_once_its_decision_closed(
+    tmp_path: Path,
+) -> None:
+    """Several matches where some of the seats to act answer at once, each on the latest
+    prompt it was sent (now and then on an older prompt of the same decision: another
+    seat's answer in its window came since), the intents applied in a random order: an
+    intent is refused only when the prompts queued before the refusal show its decision
+    closed (a claim overtaken in flight), never while it is still open."""
+    rng = random.Random(7)
+    overtaken = accepted = older = 0
+
+    for seed in range(12):
+        sub = tmp_path / str(seed)
+        sub.mkdir()
+        table = await make_table(sub, seed)
+        seats = [Seat(s) for s in range(3)]
+        prompts: list[list[dict[str, Any]]] = [[], [], []]  # per seat, oldest first
+        for seat in seats:
+            await table.attach(seat.conn, None)
+        n = 0
+        while not table.ended:
+            intents = []
+            acting = list(table.state.to_act())
+            for s in rng.sample(acting, rng.randint(1, len(acting))):
+                m = _latest(seats, prompts, s)
+                assert m["legal"], (seed, s, m)  # a seat to act is told so
+                same = [p for p in prompts[s] if p["since"] == m["since"]]
+                if len(same) > 1 and rng.random() < 0.5:
+                    m = rng.choice(same)  # an older prompt of the same decision
+                    older += 1
+                intents.append((s, m, rng.choice(m["legal"])["id"]))
+            rng.shuffle(intents)
+            for s, m, aid in intents:
+                n += 1
+                try:
+                    await table.intent(seats[s].conn, aid, m["version"], f"i{n}")
+                    accepted += 1
+                except ApiError as e:
+                    assert e.code in ("stale", "not_your_turn", "match_over"), e
+                    now = _latest(seats, prompts, s)
+                    assert now["since"] != m["since"] or not now["legal"], (seed, s, e, now)
+                    overtaken += e.code == "stale"
+        await table.stop()
+    print("accepted, overtaken, on an older prompt:", accepted, overtaken, older)
+    assert accepted > 200 and overtaken > 5 and older > 5, (accepted, overtaken, older)

@@ -132,6 +132,12 @@ class SeatPlayer:
     ``latencies`` holds, per acknowledged intent, the seconds from sending it to its ack;
     ``on_ack`` (if given) is called with each such figure, ``on_round`` with the index of
     each round as it starts (as this seat first hears of it).
+
+    A ``stale`` refusal is counted in ``overtaken`` when the seat's prompts show the
+    decision it answered closed (another seat's higher claim settled the window while the
+    intent was in flight: a race no client can avoid), else in ``stale_open``: refused
+    while that decision was still open, a server fault, answered again rather than left
+    to hang.
     """
 
     ws_url: str
@@ -149,8 +155,11 @@ class SeatPlayer:
     decisions: int = 0  # intents acknowledged (duplicates once)
     errors: list[dict[str, Any]] = field(default_factory=list)
     reconnects: int = 0
+    overtaken: int = 0  # stale refusals of a decision that had closed (see above)
+    stale_open: int = 0  # stale refusals while the decision was still open
     _prompt: dict[str, Any] | None = None
     _acted_since: int | None = None
+    _stale_since: int | None = None  # a stale refusal's decision, open in the last prompt
     _pending: dict[str, Any] | None = None
     _sent_at: float = 0.0
     _n: int = 0
@@ -224,6 +233,13 @@ class SeatPlayer:
 
     def _prompted(self, m: dict[str, Any]) -> None:
         self._prompt = m
+        if self._stale_since is not None:  # the first prompt after a puzzling stale refusal
+            if m["since"] == self._stale_since and m["legal"]:
+                self.stale_open += 1
+                self._acted_since = None  # answer it again, at this version
+            else:
+                self.overtaken += 1
+            self._stale_since = None
         if m["round"] > self._round:
             self._round = m["round"]
             if self.on_round is not None:
@@ -257,6 +273,15 @@ class SeatPlayer:
             await ws.send(json.dumps(self._pending))
             return
         self._pending = None
+        if code == "stale":
+            last = self._prompt
+            if last is not None and last["since"] == self._acted_since and last["legal"]:
+                # The prompt closing the decision comes before the refusal; none came: ask
+                # for the seat's state (``_prompted`` tells which it was).
+                self._stale_since = self._acted_since
+                await ws.send('{"type": "resync"}')
+                return
+            self.overtaken += 1
         if code in ("illegal", "bad_action"):  # never expected; play on rather than hang
             self._acted_since = None
             await self._act(ws, fallback=True)

@@ -622,11 +622,7 @@ class Table:
             if self.ended:
                 raise ApiError("match_over", "the match is over; no more decisions")
             if version > self.version or version < self.seen[seat].since:
-                raise ApiError(
-                    "stale",
-                    f"the intent was made at version {version}; the seat's decision opened at "
-                    f"{self.seen[seat].since} and the table is at {self.version}",
-                )
+                raise self._stale(seat, version)
             st = self.state
             if seat not in st.to_act():
                 raise ApiError("not_your_turn", f"seat {seat} has nothing to decide now")
@@ -639,6 +635,46 @@ class Table:
             await self._commit(seat, aid, client_id, conn)
             if self._driver_due():
                 self._wake.set()
+
+    def _stale(self, seat: int, version: int) -> ApiError:
+        """The refusal of an intent made before the seat's open decision (``since``).
+
+        A seat's ``since`` moves only when its own question changes (``_collect``), never
+        when another seat answers the same claim window, so this is no false alarm: the
+        decision the intent answered is gone. Under load it is almost always a claim
+        overtaken in flight: another seat's higher claim (or the answer completing the
+        window) settled it while this intent was on its way, and the prompt saying so was
+        queued on the socket before this refusal.
+        """
+        since = self.seen[seat].since
+        st = self.state
+        acting = st.phase is not Phase.OVER and seat in st.to_act()
+        mover = self.decisions[since - 1] if 0 < since <= len(self.decisions) else None
+        log.debug(
+            "match %s: stale intent of seat %s made at version %s; its decision moved at %s "
+            "(decision %s: round, seat, action) to %s; the table is at %s, phase %s, "
+            "to act %s",
+            self.match_id, seat, version, since, mover, self.seen[seat].key, self.version,
+            st.phase.value, st.to_act(),
+        )  # fmt: skip
+        made = f"the intent was made at version {version}"
+        if version > self.version:
+            return ApiError("stale", f"{made}, ahead of the table (version {self.version})")
+        if mover is not None and mover[1] == seat:
+            why = "the seat's own decision (another socket's, or the server's at its deadline)"
+        else:
+            why = "another seat's answer"
+        if acting:
+            return ApiError(
+                "stale",
+                f"{made}; {why} at version {since} opened a new decision for seat {seat}: "
+                f"answer the latest prompt (version {self.version})",
+            )
+        return ApiError(
+            "stale",
+            f"{made}; {why} at version {since} settled the decision it answered before it "
+            f"arrived: seat {seat} has nothing to decide now",
+        )
 
     # -- the driver: bots, 托管, timeouts, votes ------------------------------------------
 

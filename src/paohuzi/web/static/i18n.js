@@ -182,7 +182,7 @@ const WORDS = {
   err_not_host: ["只有房主可以这样做", "Only the host may do that"],
   err_not_full: ["人还没坐满", "Not every seat is taken"],
   err_not_seated: ["你不在这个房间里", "You have no seat in this room"],
-  err_stale: ["局面已变化，请重新选择", "The table moved on; choose again"],
+  err_stale: ["慢了一步，局面已变化", "Too late: the table moved on"],
   err_not_your_turn: ["还没轮到你", "It is not your turn"],
   err_illegal: ["这步不合规则", "That move breaks a rule"],
   err_match_over: ["本场已结束", "The match is over"],
