@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from paohuzi.core import cards, deal, facts, state
+from paohuzi.core import cards, deal, facts, hand, state
 from paohuzi.core.engine import new_game
 from paohuzi.core.facts import seat_facts, table_facts
 from paohuzi.core.groups import Group, GroupKind, TableGroup
@@ -86,3 +86,12 @@ def test_deal_from_seed_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
     for seed in range(200):
         a, b = _both(monkeypatch, deal, lambda seed=seed: deal.deal_from_seed(seed, seed % 3))
         assert a == b, seed
+
+
+def test_hand_info_loop_matches_bytes() -> None:
+    """The compiled build's loop summarises a hand exactly as the bytes operations do."""
+    for h in [*_hands(400), [3] * 7 + [0] * 13, [0] * 20, [3, 0] * 10]:
+        want = hand._hand_info_bytes(h)
+        got = hand._hand_info_loop(list(h))
+        assert list(got[0]) == list(want[0])
+        assert got[1:] == want[1:], h

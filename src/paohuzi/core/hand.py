@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import time
+import types
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -428,6 +429,7 @@ def clear_cache(*, tables: bool = False) -> None:
     _parsed_groups.clear()
     _arrangements.clear()
     _table_cache.clear()
+    _tuple_cache.clear()
     _rule_cache.clear()
     if tables:
         _T0.clear()
@@ -526,6 +528,9 @@ _TableInfo = tuple[
 ]
 _table_cache: Final[dict[tuple[int, ...], tuple[tuple[Group, ...], _TableInfo]]] = {}
 _TABLE_CACHE_LIMIT: Final = 4096
+# The same, by the identity of the tuple itself: the cheapest check when a caller
+# passes one tuple again (the entry holds it, so its id cannot be reused either).
+_tuple_cache: Final[dict[int, tuple[tuple[Group, ...], _TableInfo]]] = {}
 
 
 def _table_info(table: Sequence[Group]) -> _TableInfo:
@@ -533,13 +538,31 @@ def _table_info(table: Sequence[Group]) -> _TableInfo:
 
     Cached by the identity of the (immutable) groups: a seat's table changes only
     on a claim, while the engine and the bots evaluate it for every card. The entry
-    holds the groups, so their ids cannot be reused while it exists.
+    holds the groups, so their ids cannot be reused while it exists. A tuple passed
+    again is found by its own id first, without hashing the groups' ids.
     """
-    groups = table if type(table) is tuple else tuple(table)
+    if type(table) is tuple:
+        same = _tuple_cache.get(id(table))
+        if same is not None and same[0] is table:
+            return same[1]
+        groups = table
+    else:
+        groups = tuple(table)
     ids = tuple(map(id, groups))
     hit = _table_cache.get(ids)
     if hit is not None:
+        _remember_tuple(groups, hit[1])
         return hit[1]
+    info = _summarise_table(groups)
+    if len(_table_cache) >= _TABLE_CACHE_LIMIT:
+        _table_cache.clear()
+    _table_cache[ids] = (groups, info)
+    _remember_tuple(groups, info)
+    return info
+
+
+def _summarise_table(groups: tuple[Group, ...]) -> _TableInfo:
+    """The sums and faces of :data:`_TableInfo`, worked out once per table."""
     huxi = k = red = big = n = 0
     pengpeng = True
     open_faces: dict[int, Group] = {}
@@ -559,18 +582,34 @@ def _table_info(table: Sequence[Group]) -> _TableInfo:
     for g in groups:
         for f in g.faces:
             on_table[f] = on_table[f] + 1  # not +=: generic when compiled
-    info: _TableInfo = (huxi, k, pengpeng, red, big, n, open_faces, groups, [], on_table)
-    if len(_table_cache) >= _TABLE_CACHE_LIMIT:
-        _table_cache.clear()
-    _table_cache[ids] = (groups, info)
-    return info
+    return (huxi, k, pengpeng, red, big, n, open_faces, groups, [], on_table)
 
 
-# Hand summary: counts (bytes), cards, red, big, free key, free cards, 坎 faces, 坎 胡息.
-_HandInfo = tuple[bytes, int, int, int, int, int, tuple[int, ...], int]
+def _remember_tuple(groups: tuple[Group, ...], info: _TableInfo) -> None:
+    """Keep ``info`` under the tuple's own id, for the next call with the same tuple."""
+    if len(_tuple_cache) >= _TABLE_CACHE_LIMIT:
+        _tuple_cache.clear()
+    _tuple_cache[id(groups)] = (groups, info)
+
+
+# Hand summary: counts (bytes when interpreted, the caller's list when compiled), cards,
+# red, big, free key, free cards, 坎 faces, 坎 胡息.
+_HandInfo = tuple[Sequence[int], int, int, int, int, int, tuple[int, ...], int]
 
 
 def _hand_info(hand: Sequence[int]) -> _HandInfo:
+    """Summarise a count vector: its sums, 坎 and the key of the cards free to arrange.
+
+    Interpreted, bytes operations do the counting in C; compiled, a plain loop over
+    native ints is faster (``tests/core/test_kernels.py`` checks that both agree).
+    """
+    if _COMPILED:
+        return _hand_info_loop(hand if isinstance(hand, list) else list(hand))
+    return _hand_info_bytes(hand)
+
+
+def _hand_info_bytes(hand: Sequence[int]) -> _HandInfo:
+    """:func:`_hand_info` in bytes operations: the byte sums as big-int remainders."""
     counts = bytes(hand)
     key = int.from_bytes(counts, "little")
     # Byte sums as one big-int remainder each: 256 ≡ 1 (mod 255), and sums stay < 255.
@@ -590,8 +629,37 @@ def _hand_info(hand: Sequence[int]) -> _HandInfo:
     return counts, n, red, big, key, n - 3 * len(kans), tuple(kans), kan_huxi
 
 
+def _hand_info_loop(h: list[int]) -> _HandInfo:
+    """:func:`_hand_info` as a loop: the key's 8-bit lanes gathered in three native words."""
+    n = red = big = n_kan = kan_huxi = 0
+    low = mid = top = 0  # faces 0-6, 7-13 and 14-19, 8 bits each
+    kans: list[int] = []
+    for f in range(NUM_FACES):
+        c = h[f]
+        if not c:
+            continue
+        n += c
+        if _IS_RED[f]:
+            red += c
+        if f >= 10:
+            big += c
+        if c == 3:  # a 坎 is not free to arrange
+            kans.append(f)
+            kan_huxi += _KAN_H[f]
+            n_kan += 3
+        elif f < 7:
+            low |= c << (8 * f)
+        elif f < 14:
+            mid |= c << (8 * (f - 7))
+        else:
+            top |= c << (8 * (f - 14))
+    key = low | (mid << 56) | (top << 112)
+    return h, n, red, big, key, n - n_kan, tuple(kans), kan_huxi
+
+
+# Compiled by mypyc, a function is a native one, not a Python function object.
+_COMPILED: Final = not isinstance(_hand_info, types.FunctionType)
 _RED_MASK: Final = sum(0xFF << (8 * f) for f in RED_FACES)
-_NO_KAN: Final = bytes(0 if i == 3 else i for i in range(256))  # a 坎 is not free to arrange
 
 
 # Per rule set: (rules, min_huxi, min_huxi_with_mingtang, zimo bonus, 名堂 cache).
@@ -1094,13 +1162,11 @@ def _wait_masks(ti: _TableInfo, hi: _HandInfo, plain: bool) -> tuple[int, int, i
     for f in ti[6]:
         special |= 1 << f
     present = pairs = 0
-    free_counts = counts.translate(_NO_KAN) if hi[6] else counts
     for f in range(NUM_FACES):
         c = counts[f]
         if c >= 2:
             special |= 1 << f
-        c = free_counts[f]
-        if c:
+        if c and c != 3:  # a 坎 is not free
             present |= 1 << f
             if c >= 2:
                 pairs |= 1 << f

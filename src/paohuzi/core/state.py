@@ -258,6 +258,7 @@ class State:
         "stock",
         "tables",
         "tfacts",
+        "tgroups",
         "turn",
         "version",
         "win_card",
@@ -288,6 +289,7 @@ class State:
     balances_at_start: tuple[int, int, int]
     facts: list[SeatFacts | None]  # per seat, see seat_facts; None: recompute
     tfacts: list[TableFacts | None]  # per seat, see table_facts; None: recompute
+    tgroups: list[tuple[Group, ...] | None]  # per seat, see table_groups; None: rebuild
     win_card: int  # the winning card when it was not yet in the winner's groups, else -1
 
     def __new__(cls, *args: object, **kwargs: object) -> State:
@@ -334,6 +336,7 @@ class State:
         self.win_card = -1
         self.facts = [None, None, None]
         self.tfacts = [None, None, None]
+        self.tgroups = [None, None, None]
 
     def clone(self, history: bool = True) -> State:
         """A cheap independent copy.
@@ -369,6 +372,7 @@ class State:
         s.balances_at_start = self.balances_at_start
         s.facts = self.facts[:]
         s.tfacts = self.tfacts[:]
+        s.tgroups = self.tgroups[:]
         return s
 
     # ------------------------------------------------------------ inspection
@@ -441,8 +445,15 @@ class State:
         return Action.from_id(aid, w.card if w is not None and aid >= NUM_FACES else None)
 
     def table_groups(self, seat: int) -> tuple[Group, ...]:
-        """A seat's table groups (face-down ones too: this is the full state)."""
-        return tuple(t.group for t in self.tables[seat])
+        """A seat's table groups (face-down ones too: this is the full state).
+
+        The same tuple until the table changes, so that win evaluation finds its
+        summary of the table by the tuple's identity.
+        """
+        g = self.tgroups[seat]
+        if g is None:
+            g = self.tgroups[seat] = tuple([t.group for t in self.tables[seat]])
+        return g
 
     def seat_facts(self, seat: int) -> SeatFacts:
         """A seat's :class:`SeatFacts`, cached until one of its cards moves."""
@@ -628,6 +639,7 @@ class State:
         self.facts[seat] = None
         if table:
             self.tfacts[seat] = None
+            self.tgroups[seat] = None
 
     def _lay(self, seat: int, tg: TableGroup) -> None:
         """Put a new same-face group (提/跑/偎) on a seat's table."""
@@ -657,6 +669,7 @@ class State:
             h[f] = h[f] - 1
         self.tables[seat] += placed
         self.facts[seat] = None
+        self.tgroups[seat] = None
         t = self.tfacts[seat]
         if t is not None:
             self.tfacts[seat] = TableFacts(
