@@ -401,7 +401,11 @@ class State:
             assert w is not None
             if not w.answers and len(w.options) == 1:
                 return tuple(w.options)
-            return tuple(s for s in w.order if s in w.options and s not in w.answers)
+            waiting = []  # a loop, not a generator: compiled, a generator is an object
+            for s in w.order:
+                if s in w.options and s not in w.answers:
+                    waiting.append(s)
+            return tuple(waiting)
         return ()
 
     def legal_actions(self, seat: int) -> tuple[int, ...]:
@@ -625,8 +629,9 @@ class State:
                 self._resolve(w, seat, aid, claim_rank(w.order, seat, aid))
             else:
                 best = w.best()
-                if best is not None:
-                    self._resolve(w, *best)
+                if best is not None:  # unpacked by name: a starred call is a generic one
+                    by, best_aid, rank = best
+                    self._resolve(w, by, best_aid, rank)
         return self.log[start:]
 
     # ------------------------------------------------------ moving cards
