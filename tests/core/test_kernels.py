@@ -88,10 +88,25 @@ def test_deal_from_seed_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
         assert a == b, seed
 
 
-def test_hand_info_loop_matches_bytes() -> None:
-    """The compiled build's loop summarises a hand exactly as the bytes operations do."""
-    for h in [*_hands(400), [3] * 7 + [0] * 13, [0] * 20, [3, 0] * 10]:
-        want = hand._hand_info_bytes(h)
-        got = hand._hand_info_loop(list(h))
-        assert list(got[0]) == list(want[0])
-        assert got[1:] == want[1:], h
+def _hand_summary(h: list[int]) -> tuple[int, ...]:
+    """What win evaluation reads from a hand, worked out plainly (``hand._LANE`` bits a face)."""
+    kans = tuple(f for f in range(20) if h[f] == 3)
+    key = sum(h[f] << (hand._LANE * f) for f in range(20) if f not in kans)
+    red = sum(h[f] for f in (1, 6, 9, 11, 16, 19))  # 二七十 and 贰柒拾
+    n = sum(h)
+    kan_huxi = sum(hand._KAN_H[f] for f in kans)
+    return (n, red, sum(h[10:]), key, n - 3 * len(kans), *kans, kan_huxi)
+
+
+def test_hand_summary_loop_and_bytes_match_a_plain_count() -> None:
+    """Both ways of summarising a hand give its sums, 坎 and free key (the bytes way only
+    where lanes are bytes: the interpreter's; the compiled build packs three bits a face).
+    """
+    for h in [*_hands(400), [3] * 7 + [0] * 13, [0] * 20, [3, 0] * 10, [4] * 10 + [0] * 10]:
+        want = _hand_summary(h)
+        ways = [hand._hand_info_loop(list(h))]
+        if hand._LANE == 8:
+            ways.append(hand._hand_info_bytes(h))
+        for got in ways:
+            assert list(got[0]) == h
+            assert (*got[1:6], *got[6], got[7]) == want, h

@@ -3,8 +3,10 @@
 Hands are count vectors (length 20). Everything here is on the hot path of the
 engine and the bots, so the representation is chosen for speed:
 
-* A count vector is packed into one int, eight bits a face (``int.from_bytes``);
-  the low 80 bits are the small faces, the high 80 bits the big faces.
+* A count vector is packed into one int, a lane of bits a face; the low half is
+  the small faces, the high half the big faces. Interpreted, a lane is eight bits
+  (``int.from_bytes`` packs a vector, and byte sums are big-int remainders);
+  compiled, three (a count never exceeds 4), so that a key fits a native int.
 * The cards that are free to arrange (the hand without its 坎, which stay whole)
   decompose into runs, 二七十/一二三, 大小三搭 and at most one pair. Only 大小三搭 mix
   the sizes, so after choosing the (few) 大小三搭 each size is looked up on its own
@@ -194,18 +196,35 @@ class WinResult:
 # ---------------------------------------------------------------------------
 # Packed keys and pre-built groups.
 
-_ONE: Final = tuple(1 << (8 * f) for f in range(NUM_FACES))
-_HALF_BITS: Final = 80
+
+def _lane_bits() -> int:
+    """Bits a face: 8 interpreted, 3 compiled (where a 60-bit key is a native int).
+
+    Compiled by mypyc, a function is a native one, not a Python function object.
+    """
+    return 8 if isinstance(_lane_bits, types.FunctionType) else 3
+
+
+_LANE: Final = _lane_bits()
+_COMPILED: Final = _LANE == 3
+_LANE_MASK: Final = (1 << _LANE) - 1
+_ONE: Final = tuple(1 << (_LANE * f) for f in range(NUM_FACES))
+_HALF_BITS: Final = 10 * _LANE
 _HALF_MASK: Final = (1 << _HALF_BITS) - 1
-_LANES: Final = sum(1 << (8 * i) for i in range(10))  # bit 0 of each of the ten lanes
+_LANES: Final = sum(1 << (_LANE * i) for i in range(10))  # bit 0 of each of the ten lanes
 _IS_RED: Final = tuple(int(f in RED_FACES) for f in range(NUM_FACES))
 _SET_S: Final = HUXI[GroupKind.JU][0]  # 胡息 of a scoring set (一二三/二七十), small
 _SET_B: Final = HUXI[GroupKind.JU][1]  # and big
 
 
 def _pack(counts: Sequence[int]) -> int:
-    """Eight bits a face; faces 0–9 (small) in the low half."""
-    return int.from_bytes(bytes(counts), "little")
+    """A lane a face; faces 0–9 (small) in the low half."""
+    if _LANE == 8:
+        return int.from_bytes(bytes(counts), "little")
+    key = 0
+    for f in range(NUM_FACES):
+        key |= counts[f] << (_LANE * f)
+    return key
 
 
 def _same(kind: GroupKind) -> tuple[Group, ...]:
@@ -253,8 +272,8 @@ def _build_tables() -> None:
     sets = [(i, i + 1, i + 2) for i in range(8)] + [ERQISHI]
     deltas = [
         (
-            sum(1 << (8 * f) for f in s),
-            sum(4 << (8 * f) for f in s),
+            sum(1 << (_LANE * f) for f in s),
+            sum(4 << (_LANE * f) for f in s),
             int(s in SCORING_SHAPES),
         )
         for s in sets
@@ -272,8 +291,8 @@ def _build_tables() -> None:
     t1: dict[int, int] = {}
     for key, score in t0.items():
         for f in range(10):
-            if (key >> (8 * f)) & 0xFF <= lim - 2:
-                k2 = key + (2 << (8 * f))
+            if (key >> (_LANE * f)) & _LANE_MASK <= lim - 2:
+                k2 = key + (2 << (_LANE * f))
                 if t1.get(k2, -1) < score:
                     t1[k2] = score
     # _T0 last: a non-empty _T0 means the tables are ready.
@@ -324,8 +343,8 @@ def _mix_halves(small: int, big: int, both: int) -> tuple[list[int], list[int]]:
         low = both & -both
         both ^= low
         sh = low.bit_length() - 1
-        s = (small >> sh) & 0xFF
-        b = (big >> sh) & 0xFF
+        s = (small >> sh) & _LANE_MASK
+        b = (big >> sh) & _LANE_MASK
         if s + b >= 3:
             n = len(smalls)
             for _m1, _m2, us, ub in _MIX_OPTS.get((s, b), ()):
@@ -437,29 +456,34 @@ def clear_cache(*, tables: bool = False) -> None:
         _T01.clear()
 
 
+def _lane(half: int, lane: int) -> int:
+    """The count in a lane of a packed half."""
+    return (half >> (_LANE * lane)) & _LANE_MASK
+
+
 def _walk(half: int, off: int, pair: bool, target: int) -> list[Group]:
     """Walk one size half back into the groups that reach ``target`` scoring sets."""
     out: list[Group] = []
     while half:
         low = half & -half
-        lane = (low.bit_length() - 1) >> 3
-        one = 1 << (lane << 3)
+        lane = (low.bit_length() - 1) // _LANE
+        one = 1 << (lane * _LANE)
         table = _T1 if pair else _T0
-        if pair and (half >> (lane << 3)) & 0xFF >= 2 and _T0.get(half - 2 * one) == target:
+        if pair and _lane(half, lane) >= 2 and _T0.get(half - 2 * one) == target:
             out.append(_DUI_G[lane + off])
             half -= 2 * one
             pair = False
             continue
-        if lane <= 7 and (half >> ((lane + 1) << 3)) & 0xFF and (half >> ((lane + 2) << 3)) & 0xFF:
+        if lane <= 7 and _lane(half, lane + 1) and _lane(half, lane + 2):
             gain = 1 if lane == 0 else 0
-            rest = half - one - (one << 8) - (one << 16)
+            rest = half - one - _ONE[lane + 1] - _ONE[lane + 2]
             if table.get(rest) == target - gain:
                 out.append(_RUN_G[lane + off])
                 half = rest
                 target -= gain
                 continue
-        if lane == 1 and (half >> 48) & 0xFF and (half >> 72) & 0xFF:
-            rest = half - (1 << 8) - (1 << 48) - (1 << 72)
+        if lane == 1 and _lane(half, 6) and _lane(half, 9):
+            rest = half - _ONE[1] - _ONE[6] - _ONE[9]  # 二七十: lanes 1, 6 and 9
             if table.get(rest) == target - 1:
                 out.append(_EQS_G[off])
                 half = rest
@@ -479,15 +503,15 @@ def _arrange(key: int, need_pair: bool) -> tuple[int, list[Group]] | None:
     # per number with both sizes: its 大小三搭 choices (number, two-small ones, two-big ones)
     lanes: list[list[tuple[int, int, int]]] = []
     for n in range(10):
-        s = (small >> (8 * n)) & 0xFF
-        b = (big >> (8 * n)) & 0xFF
+        s = _lane(small, n)
+        b = _lane(big, n)
         if s and b and s + b >= 3:
             lanes.append([(n, 0, 0), *((n, m1, m2) for m1, m2, _, _ in _MIX_OPTS.get((s, b), ()))])
     for choice in itertools.product(*lanes):
         s, b = small, big
         for n, m1, m2 in choice:
-            s -= (2 * m1 + m2) << (8 * n)
-            b -= (m1 + 2 * m2) << (8 * n)
+            s -= (2 * m1 + m2) << (_LANE * n)
+            b -= (m1 + 2 * m2) << (_LANE * n)
         for pair_small in (True, False) if need_pair else (False,):
             cs = (_T1 if pair_small else _T0).get(s)
             cb = (_T1 if need_pair and not pair_small else _T0).get(b)
@@ -609,7 +633,10 @@ def _hand_info(hand: Sequence[int]) -> _HandInfo:
 
 
 def _hand_info_bytes(hand: Sequence[int]) -> _HandInfo:
-    """:func:`_hand_info` in bytes operations: the byte sums as big-int remainders."""
+    """:func:`_hand_info` in bytes operations: the byte sums as big-int remainders.
+
+    The interpreter's way, for its eight-bit lanes (the key is the bytes themselves).
+    """
     counts = bytes(hand)
     key = int.from_bytes(counts, "little")
     # Byte sums as one big-int remainder each: 256 ≡ 1 (mod 255), and sums stay < 255.
@@ -630,16 +657,15 @@ def _hand_info_bytes(hand: Sequence[int]) -> _HandInfo:
 
 
 def _hand_info_loop(h: list[int]) -> _HandInfo:
-    """:func:`_hand_info` as a loop: the key's 8-bit lanes gathered in three native words."""
-    n = red = big = n_kan = kan_huxi = 0
-    low = mid = top = 0  # faces 0-6, 7-13 and 14-19, 8 bits each
+    """:func:`_hand_info` as a loop (the compiled build's: three-bit lanes, native ints)."""
+    n = red = big = n_kan = kan_huxi = key = 0
     kans: list[int] = []
     for f in range(NUM_FACES):
         c = h[f]
         if not c:
             continue
         n += c
-        if _IS_RED[f]:
+        if (_RED_FACES >> f) & 1:
             red += c
         if f >= 10:
             big += c
@@ -647,18 +673,12 @@ def _hand_info_loop(h: list[int]) -> _HandInfo:
             kans.append(f)
             kan_huxi += _KAN_H[f]
             n_kan += 3
-        elif f < 7:
-            low |= c << (8 * f)
-        elif f < 14:
-            mid |= c << (8 * (f - 7))
         else:
-            top |= c << (8 * (f - 14))
-    key = low | (mid << 56) | (top << 112)
-    return h, n, red, big, key, n - n_kan, tuple(kans), kan_huxi
+            key |= c << (_LANE * f)
+    return h, n, red, big, key, n - n_kan, tuple(kans) if kans else (), kan_huxi
 
 
-# Compiled by mypyc, a function is a native one, not a Python function object.
-_COMPILED: Final = not isinstance(_hand_info, types.FunctionType)
+_RED_FACES: Final = sum(1 << f for f in RED_FACES)
 _RED_MASK: Final = sum(0xFF << (8 * f) for f in RED_FACES)
 
 
