@@ -34,12 +34,13 @@ from ..core.errors import IllegalActionError
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import format_view, view
-from .observation import OBS_SIZE, action_mask, bounds, encode
+from .observation import OBS_SIZE, Encoder, bounds
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
 AGENTS = ("player_0", "player_1", "player_2")
 _SEAT = {a: i for i, a in enumerate(AGENTS)}
+_INTS = (int, np.integer)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
@@ -89,6 +90,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self.match: Match | None = None
         self.state: State | None = None
         self._paid = False  # whether self.rewards holds a payment (else all zero)
+        self._encoder = Encoder()
+        self._legal: tuple[State | None, int, int, tuple[int, ...]] = (None, 0, 0, ())
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -117,8 +120,24 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         st = self._live()
-        obs = encode(st, _SEAT[agent])
-        return {"observation": obs, "action_mask": action_mask(obs)}
+        seat = _SEAT[agent]
+        legal = st.legal_actions(seat)
+        self._legal = (st, st.version, seat, legal)  # step() checks the action against it
+        obs, mask = self._encoder.observe(st, seat, legal)
+        return {"observation": obs, "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray[Any, Any]] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, written out: it runs on every step."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         agent = self.agent_selection
@@ -127,13 +146,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             return
         st = self._live()
         seat = _SEAT[agent]
-        if isinstance(action, int | np.integer) and not isinstance(action, bool):
+        if type(action) is int:
+            aid = action
+        elif isinstance(action, _INTS) and not isinstance(action, bool):
             aid = int(action)
         else:
             raise IllegalActionError(
                 f"{agent} must act with an action id (an int 0–{NUM_ACTIONS - 1}), got {action!r}"
             )
-        legal = st.legal_actions(seat)
+        memo = self._legal  # what observe() found, if the state has not moved since
+        if memo[0] is st and memo[1] == st.version and memo[2] == seat:
+            legal = memo[3]
+        else:
+            legal = st.legal_actions(seat)
         if aid not in legal:
             raise IllegalActionError(
                 f"illegal action {action!r} for {agent}: legal are "
