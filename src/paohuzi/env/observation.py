@@ -32,7 +32,7 @@ import numpy.typing as npt
 from ..core.actions import NUM_ACTIONS
 from ..core.cards import NUM_FACES
 from ..core.engine import Phase, State
-from ..core.groups import GroupKind, TableGroup
+from ..core.groups import Group, GroupKind, TableGroup
 from ..core.views import SeatView
 
 __all__ = [
@@ -347,7 +347,10 @@ _KIND_SHIFT_ID: Final = {id(k): 8 * NUM_FACES * i for i, k in enumerate(TABLE_KI
 _FACEDOWN_ONE_ID: Final = {
     id(k): 1 << 8 * (NUM_TABLE_KINDS * NUM_FACES + i) for i, k in enumerate(TABLE_KINDS)
 }
-_PACKED: dict[tuple[int, ...], int] = {}  # a group's faces, packed (filled as met)
+# Per group met on a table, by id (the group is kept, so that its id is not reused):
+# (group, faces packed, its bits in a table block, its facedown bit).
+_GROUP_BITS: dict[int, tuple[Group, int, int, int]] = {}
+_GROUP_BITS_MAX: Final = 8192
 _Z20: Final = bytes(NUM_FACES)
 _ZBAL: Final = bytes(OBS_SIZE - _BAL)
 # hand_sizes .. dead: one small bytearray, these its offsets.
@@ -364,6 +367,8 @@ _M_SRC: Final = _OFFER_SRC - _MID
 _M_DRAW: Final = _OFFER_DRAW - _MID
 _M_PLACED: Final = _OFFER_PLACED - _MID
 _M_DEAD: Final = _DEAD - _MID
+_U8: Final = np.dtype(np.uint8)
+_F32: Final = np.dtype(np.float32)
 _MASKS_MAX: Final = 4096  # legal-id tuples whose masks are kept (all dropped when full)
 # Encoder._bytes joins the blocks in this order: they must lie back to back.
 assert _HAND == 0 and _TABLE[0] == NUM_FACES and _TABLE[2] + _TABLE_BLOCK == _PILE[0]
@@ -372,12 +377,16 @@ assert _CHOU_PENG + NUM_FACES == _UNSEEN and _UNSEEN + NUM_FACES == _MID
 assert _LEGAL + NUM_ACTIONS == _BAL
 
 
-def _packed(faces: tuple[int, ...]) -> int:
-    v = 0
-    for f in faces:
-        v += _ONE[f]
-    _PACKED[faces] = v
-    return v
+def _group_bits(g: Group) -> tuple[Group, int, int, int]:
+    """A table group's faces packed, as its table block's bits, and its facedown bit."""
+    p = 0
+    for f in g.faces:
+        p += _ONE[f]
+    got = (g, p, p << _KIND_SHIFT_ID[id(g.kind)], _FACEDOWN_ONE_ID[id(g.kind)])
+    if len(_GROUP_BITS) >= _GROUP_BITS_MAX:
+        _GROUP_BITS.clear()
+    _GROUP_BITS[id(g)] = got
+    return got
 
 
 class Encoder:
@@ -393,9 +402,12 @@ class Encoder:
     __slots__ = (
         "_bal",
         "_balkey",
+        "_buf",
         "_db",
         "_dv",
         "_hands",
+        "_hb",
+        "_hv",
         "_masks",
         "_mid",
         "_nd",
@@ -407,12 +419,15 @@ class Encoder:
         "_tab",
         "_thid",
         "_tvis",
+        "_u8",
         "_vall",
         "_vshown",
     )
 
     def __init__(self) -> None:
         self._masks: dict[tuple[int, ...], tuple[bytes, npt.NDArray[np.int8]]] = {}
+        self._buf = bytearray(OBS_SIZE)
+        self._u8 = np.frombuffer(self._buf, _U8)
         self._reset(None)
 
     def _reset(self, st: State | None) -> None:
@@ -429,6 +444,8 @@ class Encoder:
         self._dv = [0, 0, 0]
         self._db = [_Z20] * 3
         self._hands: list[list[int]] = [[], [], []]  # each hand as last counted
+        self._hb = [_Z20] * 3  # ... as bytes
+        self._hv = [0, 0, 0]  # ... packed
         self._sizes = [0, 0, 0]  # ... its size
         self._balkey: object = None  # the balances that _bal holds
         self._bal: list[tuple[float, float, float]] = []
@@ -445,21 +462,29 @@ class Encoder:
         vis = hid = vall = vshown = 0
         for t in table:
             g = t.group
-            faces = g.faces
-            p = _PACKED.get(faces) or _packed(faces)
+            got = _GROUP_BITS.get(id(g))
+            if got is None or got[0] is not g:  # (an id is reused once its group is gone)
+                got = _group_bits(g)
+            _, p, block, facedown = got
             vall += p
-            p2 = p << _KIND_SHIFT_ID[id(g.kind)]
-            vis += p2
+            vis += block
             if t.hidden:
-                hid += _FACEDOWN_ONE_ID[id(g.kind)]
+                hid += facedown
             else:
-                hid += p2
+                hid += block
                 vshown += p
         self._tab[s] = table[:]
         self._tvis[s] = vis.to_bytes(_TABLE_BLOCK, "little")
         self._thid[s] = hid.to_bytes(_TABLE_BLOCK, "little")
         self._vall[s] = vall
         self._vshown[s] = vshown
+
+    def _hand(self, s: int, hand: list[int]) -> None:
+        """Seat ``s``'s hand changed: keep it as bytes, packed, and its size."""
+        self._hands[s] = hand[:]
+        b = self._hb[s] = bytes(hand)
+        v = self._hv[s] = int.from_bytes(b, "little")
+        self._sizes[s] = v % 255  # the sum of its bytes (below 255): 256 is 1 mod 255
 
     def _count(self, s: int, piles: bool) -> None:
         """Count seat ``s``'s new pile (or discard) cards; start over if there are fewer."""
@@ -484,23 +509,40 @@ class Encoder:
         """The encoding as bytes, the balances left 0 (:func:`_raw`)."""
         if st is not self._st:
             self._reset(st)
-        tables, piles, discs, hands = st.tables, st.piles, st.discards, st.hands
+        # Unrolled: this runs on every step, and mostly finds nothing changed.
         tab, npl, nd, hl = self._tab, self._np, self._nd, self._hands
-        for s in (0, 1, 2):
-            if tables[s] != tab[s]:
-                self._table(s, tables[s])
-            if len(piles[s]) != npl[s]:
-                self._count(s, True)
-            if len(discs[s]) != nd[s]:
-                self._count(s, False)
-            if hands[s] != hl[s]:
-                hl[s] = hands[s][:]
-                self._sizes[s] = sum(hl[s])
+        g0, g1, g2 = st.tables
+        if g0 != tab[0]:
+            self._table(0, g0)
+        if g1 != tab[1]:
+            self._table(1, g1)
+        if g2 != tab[2]:
+            self._table(2, g2)
+        c0, c1, c2 = st.piles
+        if len(c0) != npl[0]:
+            self._count(0, True)
+        if len(c1) != npl[1]:
+            self._count(1, True)
+        if len(c2) != npl[2]:
+            self._count(2, True)
+        c0, c1, c2 = st.discards
+        if len(c0) != nd[0]:
+            self._count(0, False)
+        if len(c1) != nd[1]:
+            self._count(1, False)
+        if len(c2) != nd[2]:
+            self._count(2, False)
+        h0, h1, h2 = st.hands
+        if h0 != hl[0]:
+            self._hand(0, h0)
+        if h1 != hl[1]:
+            self._hand(1, h1)
+        if h2 != hl[2]:
+            self._hand(2, h2)
         s1 = (seat + 1) % 3
         s2 = (seat + 2) % 3
-        hb = bytes(hl[seat])
         pv = self._pv
-        seen = int.from_bytes(hb, "little") + self._vall[seat] + pv[0] + pv[1] + pv[2]
+        seen = self._hv[seat] + self._vall[seat] + pv[0] + pv[1] + pv[2]
         m = bytearray(self._mid[seat])
         sizes = self._sizes
         m[0] = sizes[seat]
@@ -550,7 +592,7 @@ class Encoder:
         db = self._db
         return b"".join(
             (
-                hb,
+                self._hb[seat],
                 self._tvis[seat],
                 t1,
                 t2,
@@ -590,16 +632,19 @@ class Encoder:
         self, st: State, seat: int, legal: tuple[int, ...]
     ) -> tuple[F32, npt.NDArray[np.int8]]:
         """``encode(st, seat)`` and the action mask, given ``legal = st.legal_actions(seat)``."""
-        mb, mask = self._mask(legal)
-        out = np.frombuffer(self._bytes(st, seat, mb), np.uint8).astype(np.float32)
+        got = self._masks.get(legal)
+        mb, mask = self._mask(legal) if got is None else got
+        self._buf[:] = self._bytes(st, seat, mb)
+        out = self._u8.astype(_F32)  # (a view kept on _buf: cheaper than a new frombuffer)
         bal = st.balances  # set anew when the round ends
         if bal is not self._balkey:
             self._balkey = bal
             self._bal = [_balances(bal, s) for s in range(3)]
-        b0, b1, b2 = self._bal[seat]
-        out[_BAL] = b0
-        out[_BAL + 1] = b1
-        out[_BAL + 2] = b2
+        if bal != (0, 0, 0):  # else the zero bytes are already right
+            b0, b1, b2 = self._bal[seat]
+            out[_BAL] = b0
+            out[_BAL + 1] = b1
+            out[_BAL + 2] = b2
         return out, mask.copy()
 
     def encode(self, st: State, seat: int) -> F32:
