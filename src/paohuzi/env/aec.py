@@ -91,7 +91,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self.state: State | None = None
         self._paid = False  # whether self.rewards holds a payment (else all zero)
         self._encoder = Encoder()
-        self._legal: tuple[State | None, int, int, tuple[int, ...]] = (None, 0, 0, ())
+        self._legal_st: State | None = None
+        self._legal_version = self._legal_seat = -1
+        self._legal: tuple[int, ...] = ()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -122,7 +124,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         st = self._live()
         seat = _SEAT[agent]
         legal = st.legal_actions(seat)
-        self._legal = (st, st.version, seat, legal)  # step() checks the action against it
+        # Kept for step(), which checks the action against them (as attributes: a tuple
+        # a step would be one more object for the garbage collector to count).
+        self._legal_st, self._legal_version, self._legal_seat = st, st.version, seat
+        self._legal = legal
         obs, mask = self._encoder.observe(st, seat, legal)
         return {"observation": obs, "action_mask": mask}
 
@@ -154,9 +159,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             raise IllegalActionError(
                 f"{agent} must act with an action id (an int 0–{NUM_ACTIONS - 1}), got {action!r}"
             )
-        memo = self._legal  # what observe() found, if the state has not moved since
-        if memo[0] is st and memo[1] == st.version and memo[2] == seat:
-            legal = memo[3]
+        if self._legal_st is st and self._legal_version == st.version and self._legal_seat == seat:
+            legal = self._legal  # what observe() found: the state has not moved since
         else:
             legal = st.legal_actions(seat)
         if aid not in legal:

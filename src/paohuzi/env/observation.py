@@ -32,7 +32,7 @@ import numpy.typing as npt
 from ..core.actions import NUM_ACTIONS
 from ..core.cards import NUM_FACES
 from ..core.engine import Phase, State
-from ..core.groups import Group, GroupKind, TableGroup
+from ..core.groups import GroupKind, TableGroup
 from ..core.views import SeatView
 
 __all__ = [
@@ -347,10 +347,10 @@ _KIND_SHIFT_ID: Final = {id(k): 8 * NUM_FACES * i for i, k in enumerate(TABLE_KI
 _FACEDOWN_ONE_ID: Final = {
     id(k): 1 << 8 * (NUM_TABLE_KINDS * NUM_FACES + i) for i, k in enumerate(TABLE_KINDS)
 }
-# Per group met on a table, by id (the group is kept, so that its id is not reused):
-# (group, faces packed, its bits in a table block, its facedown bit).
-_GROUP_BITS: dict[int, tuple[Group, int, int, int]] = {}
-_GROUP_BITS_MAX: Final = 8192
+# A group's faces, packed, by its faces (a small set: the shapes of §2), filled as met.
+# Only ints and the engine's own tuples are kept: nothing here grows with the games
+# played, so the garbage collector has nothing more to walk.
+_PACKED: dict[tuple[int, ...], int] = {}
 _Z20: Final = bytes(NUM_FACES)
 _ZBAL: Final = bytes(OBS_SIZE - _BAL)
 # hand_sizes .. dead: one small bytearray, these its offsets.
@@ -369,7 +369,8 @@ _M_PLACED: Final = _OFFER_PLACED - _MID
 _M_DEAD: Final = _DEAD - _MID
 _U8: Final = np.dtype(np.uint8)
 _F32: Final = np.dtype(np.float32)
-_MASKS_MAX: Final = 4096  # legal-id tuples whose masks are kept (all dropped when full)
+_I8: Final = np.dtype(np.int8)
+_NO_ACTIONS: Final = bytes(NUM_ACTIONS)
 # Encoder._bytes joins the blocks in this order: they must lie back to back.
 assert _HAND == 0 and _TABLE[0] == NUM_FACES and _TABLE[2] + _TABLE_BLOCK == _PILE[0]
 assert _PILE[0] + 3 * NUM_FACES == _DISC[0] and _DISC[0] + 3 * NUM_FACES == _CHOU_CHI
@@ -377,16 +378,20 @@ assert _CHOU_PENG + NUM_FACES == _UNSEEN and _UNSEEN + NUM_FACES == _MID
 assert _LEGAL + NUM_ACTIONS == _BAL
 
 
-def _group_bits(g: Group) -> tuple[Group, int, int, int]:
-    """A table group's faces packed, as its table block's bits, and its facedown bit."""
-    p = 0
-    for f in g.faces:
-        p += _ONE[f]
-    got = (g, p, p << _KIND_SHIFT_ID[id(g.kind)], _FACEDOWN_ONE_ID[id(g.kind)])
-    if len(_GROUP_BITS) >= _GROUP_BITS_MAX:
-        _GROUP_BITS.clear()
-    _GROUP_BITS[id(g)] = got
-    return got
+def _packed(faces: tuple[int, ...]) -> int:
+    v = 0
+    for f in faces:
+        v += _ONE[f]
+    _PACKED[faces] = v
+    return v
+
+
+def _legal_block(legal: tuple[int, ...]) -> bytearray:
+    """The legal block: 1 at each legal id."""
+    b = bytearray(_NO_ACTIONS)
+    for a in legal:
+        b[a] = 1
+    return b
 
 
 class Encoder:
@@ -408,7 +413,7 @@ class Encoder:
         "_hands",
         "_hb",
         "_hv",
-        "_masks",
+        "_mask",
         "_mid",
         "_nd",
         "_np",
@@ -425,9 +430,9 @@ class Encoder:
     )
 
     def __init__(self) -> None:
-        self._masks: dict[tuple[int, ...], tuple[bytes, npt.NDArray[np.int8]]] = {}
-        self._buf = bytearray(OBS_SIZE)
+        self._buf = bytearray(OBS_SIZE)  # the last encoding; two views kept on it:
         self._u8 = np.frombuffer(self._buf, _U8)
+        self._mask = np.frombuffer(self._buf, _I8, NUM_ACTIONS, _LEGAL)  # its legal block
         self._reset(None)
 
     def _reset(self, st: State | None) -> None:
@@ -462,14 +467,13 @@ class Encoder:
         vis = hid = vall = vshown = 0
         for t in table:
             g = t.group
-            got = _GROUP_BITS.get(id(g))
-            if got is None or got[0] is not g:  # (an id is reused once its group is gone)
-                got = _group_bits(g)
-            _, p, block, facedown = got
+            faces = g.faces
+            p = _PACKED.get(faces) or _packed(faces)
             vall += p
+            block = p << _KIND_SHIFT_ID[id(g.kind)]
             vis += block
             if t.hidden:
-                hid += facedown
+                hid += _FACEDOWN_ONE_ID[id(g.kind)]
             else:
                 hid += block
                 vshown += p
@@ -505,7 +509,7 @@ class Encoder:
         counted[s] = len(cards)
         out[s] = v.to_bytes(NUM_FACES, "little")
 
-    def _bytes(self, st: State, seat: int, mask: bytes) -> bytes:
+    def _bytes(self, st: State, seat: int, mask: bytes | bytearray) -> bytes:
         """The encoding as bytes, the balances left 0 (:func:`_raw`)."""
         if st is not self._st:
             self._reset(st)
@@ -611,30 +615,15 @@ class Encoder:
             )
         )
 
-    def _mask(self, legal: tuple[int, ...]) -> tuple[bytes, npt.NDArray[np.int8]]:
-        """The legal block for ``legal`` as bytes, and as the environment's int8 mask."""
-        got = self._masks.get(legal)
-        if got is None:
-            mb = bytearray(NUM_ACTIONS)
-            for a in legal:
-                mb[a] = 1
-            got = (bytes(mb), np.frombuffer(mb, np.int8).copy())
-            if len(self._masks) >= _MASKS_MAX:
-                self._masks.clear()
-            self._masks[legal] = got
-        return got
-
     def raw(self, st: State, seat: int) -> bytes:
         """:func:`_raw`: the encoding as bytes, the balances left 0."""
-        return self._bytes(st, seat, self._mask(st.legal_actions(seat))[0])
+        return self._bytes(st, seat, _legal_block(st.legal_actions(seat)))
 
     def observe(
         self, st: State, seat: int, legal: tuple[int, ...]
     ) -> tuple[F32, npt.NDArray[np.int8]]:
         """``encode(st, seat)`` and the action mask, given ``legal = st.legal_actions(seat)``."""
-        got = self._masks.get(legal)
-        mb, mask = self._mask(legal) if got is None else got
-        self._buf[:] = self._bytes(st, seat, mb)
+        self._buf[:] = self._bytes(st, seat, _legal_block(legal))
         out = self._u8.astype(_F32)  # (a view kept on _buf: cheaper than a new frombuffer)
         bal = st.balances  # set anew when the round ends
         if bal is not self._balkey:
@@ -645,7 +634,7 @@ class Encoder:
             out[_BAL] = b0
             out[_BAL + 1] = b1
             out[_BAL + 2] = b2
-        return out, mask.copy()
+        return out, self._mask.copy()
 
     def encode(self, st: State, seat: int) -> F32:
         """``encode(st, seat)``."""
