@@ -108,7 +108,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)):
             raise ValueError(f"a seed is an int or None, got {seed!r}")
         if seed is not None:
-            self._rng = random.Random(int(seed))
+            self._rng.seed(int(seed))  # as random.Random(int(seed)), without a new object
         self.match = Match(self.rules, self._rng.randrange(2**63), self.rounds)
         self.state = self.match.start_round()
         self.agents = list(AGENTS)
@@ -121,7 +121,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self._paid = False
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        st = self._live()
+        st = self.state
+        if st is None:
+            raise RuntimeError("call reset() before using the environment")
         seat = _SEAT[agent]
         legal = st.legal_actions(seat)
         # Kept for step(), which checks the action against them (as attributes: a tuple

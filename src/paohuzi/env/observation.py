@@ -371,7 +371,7 @@ _U8: Final = np.dtype(np.uint8)
 _F32: Final = np.dtype(np.float32)
 _I8: Final = np.dtype(np.int8)
 _NO_ACTIONS: Final = bytes(NUM_ACTIONS)
-# Encoder._bytes joins the blocks in this order: they must lie back to back.
+# Encoder._head joins the blocks in this order: they must lie back to back.
 assert _HAND == 0 and _TABLE[0] == NUM_FACES and _TABLE[2] + _TABLE_BLOCK == _PILE[0]
 assert _PILE[0] + 3 * NUM_FACES == _DISC[0] and _DISC[0] + 3 * NUM_FACES == _CHOU_CHI
 assert _CHOU_PENG + NUM_FACES == _UNSEEN and _UNSEEN + NUM_FACES == _MID
@@ -509,8 +509,8 @@ class Encoder:
         counted[s] = len(cards)
         out[s] = v.to_bytes(NUM_FACES, "little")
 
-    def _bytes(self, st: State, seat: int, mask: bytes | bytearray) -> bytes:
-        """The encoding as bytes, the balances left 0 (:func:`_raw`)."""
+    def _head(self, st: State, seat: int) -> bytes:
+        """The encoding up to the legal block, as bytes (:func:`_raw`'s first part)."""
         if st is not self._st:
             self._reset(st)
         # Unrolled: this runs on every step, and mostly finds nothing changed.
@@ -610,20 +610,22 @@ class Encoder:
                 _BITS10[cp & 1023] + _BITS10[cp >> 10] if cp else _Z20,
                 (_FOURS - seen).to_bytes(NUM_FACES, "little"),
                 m,
-                mask,
-                _ZBAL,
             )
         )
 
     def raw(self, st: State, seat: int) -> bytes:
         """:func:`_raw`: the encoding as bytes, the balances left 0."""
-        return self._bytes(st, seat, _legal_block(st.legal_actions(seat)))
+        return self._head(st, seat) + _legal_block(st.legal_actions(seat)) + _ZBAL
 
     def observe(
         self, st: State, seat: int, legal: tuple[int, ...]
     ) -> tuple[F32, npt.NDArray[np.int8]]:
         """``encode(st, seat)`` and the action mask, given ``legal = st.legal_actions(seat)``."""
-        self._buf[:] = self._bytes(st, seat, _legal_block(legal))
+        buf = self._buf
+        buf[:_LEGAL] = self._head(st, seat)
+        buf[_LEGAL:_BAL] = _NO_ACTIONS
+        for a in legal:
+            buf[_LEGAL + a] = 1
         out = self._u8.astype(_F32)  # (a view kept on _buf: cheaper than a new frombuffer)
         bal = st.balances  # set anew when the round ends
         if bal is not self._balkey:
