@@ -422,6 +422,7 @@ class Encoder:
         "_sizes",
         "_st",
         "_tab",
+        "_tbits",
         "_thid",
         "_tvis",
         "_u8",
@@ -438,6 +439,7 @@ class Encoder:
     def _reset(self, st: State | None) -> None:
         self._st = st
         self._tab: list[list[TableGroup]] = [[], [], []]  # each table as last encoded
+        self._tbits = [(0, 0, 0, 0)] * 3  # its two blocks and its faces, as ints
         self._tvis = [bytes(_TABLE_BLOCK)] * 3  # its block with every face shown
         self._thid = [bytes(_TABLE_BLOCK)] * 3  # ... with face-down groups only counted
         self._vall = [0, 0, 0]  # its faces, packed
@@ -463,9 +465,18 @@ class Encoder:
                 self._mid.append(bytes(m))
 
     def _table(self, s: int, table: list[TableGroup]) -> None:
-        """Redo seat ``s``'s table blocks, both ways of showing them."""
-        vis = hid = vall = vshown = 0
-        for t in table:
+        """Redo seat ``s``'s table blocks, both ways of showing them.
+
+        A claim appends groups: then only the new ones are added to what was kept.
+        """
+        old = self._tab[s]
+        n = len(old)
+        if len(table) > n and table[:n] == old:
+            vis, hid, vall, vshown = self._tbits[s]
+        else:
+            n = 0
+            vis = hid = vall = vshown = 0
+        for t in table[n:]:
             g = t.group
             faces = g.faces
             p = _PACKED.get(faces) or _packed(faces)
@@ -478,6 +489,7 @@ class Encoder:
                 hid += block
                 vshown += p
         self._tab[s] = table[:]
+        self._tbits[s] = (vis, hid, vall, vshown)
         self._tvis[s] = vis.to_bytes(_TABLE_BLOCK, "little")
         self._thid[s] = hid.to_bytes(_TABLE_BLOCK, "little")
         self._vall[s] = vall
