@@ -26,7 +26,7 @@ from paohuzi.env import (
     encode_oracle,
     encode_view,
 )
-from paohuzi.env.observation import bounds
+from paohuzi.env.observation import Encoder, _raw, bounds
 
 from .conftest import random_positions
 
@@ -83,6 +83,37 @@ def test_encoding_is_a_function_of_the_view(seed: int, choices: list[float]) -> 
     s = _play(seed, choices)
     for seat in range(3):
         np.testing.assert_array_equal(encode(s, seat), encode_view(view(s, seat)))
+
+
+def test_the_incremental_encoder_equals_the_views_encoding_move_by_move() -> None:
+    """The environments' Encoder keeps blocks between calls: at every position of whole
+    rounds, for seats in any order, it equals the view's encoding, and its mask the legal ids;
+    fed earlier positions and other rounds in any order, it starts afresh and still does."""
+    rng = random.Random(17)
+    enc = Encoder()
+    saved: list[State] = []
+    calls = 0
+    for g in range(40):
+        s = new_game(seed=rng.randrange(2**32), dealer=g % 3)
+        while True:
+            for seat in rng.sample(range(3), rng.randrange(4)):
+                legal = s.legal_actions(seat)
+                obs, mask = enc.observe(s, seat, legal)
+                np.testing.assert_array_equal(obs, encode_view(view(s, seat)))
+                assert np.flatnonzero(mask).tolist() == sorted(legal) and mask.dtype == np.int8
+                assert enc.raw(s, seat) == bytes(_raw(s, seat))
+                calls += 1
+            if rng.random() < 0.05 or s.over:
+                saved.append(s.clone())
+            if s.over:
+                break
+            seat = s.to_act()[0]
+            ids = s.legal_actions(seat)
+            s.apply_fast(seat, ids[rng.randrange(len(ids))])
+    assert calls > 1000
+    for s in rng.sample(saved, len(saved)):
+        seat = rng.randrange(3)
+        np.testing.assert_array_equal(enc.encode(s, seat), encode_view(view(s, seat)))
 
 
 def test_states_with_the_same_view_encode_alike() -> None:

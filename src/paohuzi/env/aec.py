@@ -34,12 +34,13 @@ from ..core.errors import IllegalActionError
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import format_view, view
-from .observation import OBS_SIZE, action_mask, bounds, encode
+from .observation import OBS_SIZE, Encoder, bounds
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
 AGENTS = ("player_0", "player_1", "player_2")
 _SEAT = {a: i for i, a in enumerate(AGENTS)}
+_INTS = (int, np.integer)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
@@ -89,6 +90,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self.match: Match | None = None
         self.state: State | None = None
         self._paid = False  # whether self.rewards holds a payment (else all zero)
+        self._encoder = Encoder()
+        self._legal_st: State | None = None
+        self._legal_version = self._legal_seat = -1
+        self._legal: tuple[int, ...] = ()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -103,7 +108,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)):
             raise ValueError(f"a seed is an int or None, got {seed!r}")
         if seed is not None:
-            self._rng = random.Random(int(seed))
+            self._rng.seed(int(seed))  # as random.Random(int(seed)), without a new object
         self.match = Match(self.rules, self._rng.randrange(2**63), self.rounds)
         self.state = self.match.start_round()
         self.agents = list(AGENTS)
@@ -116,9 +121,30 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self._paid = False
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        st = self._live()
-        obs = encode(st, _SEAT[agent])
-        return {"observation": obs, "action_mask": action_mask(obs)}
+        st = self.state
+        if st is None:
+            raise RuntimeError("call reset() before using the environment")
+        seat = _SEAT[agent]
+        legal = st.legal_actions(seat)
+        # Kept for step(), which checks the action against them (as attributes: a tuple
+        # a step would be one more object for the garbage collector to count).
+        self._legal_st, self._legal_version, self._legal_seat = st, st.version, seat
+        self._legal = legal
+        obs, mask = self._encoder.observe(st, seat, legal)
+        return {"observation": obs, "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray[Any, Any]] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, written out: it runs on every step."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         agent = self.agent_selection
@@ -127,13 +153,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             return
         st = self._live()
         seat = _SEAT[agent]
-        if isinstance(action, int | np.integer) and not isinstance(action, bool):
+        if type(action) is int:
+            aid = action
+        elif isinstance(action, _INTS) and not isinstance(action, bool):
             aid = int(action)
         else:
             raise IllegalActionError(
                 f"{agent} must act with an action id (an int 0–{NUM_ACTIONS - 1}), got {action!r}"
             )
-        legal = st.legal_actions(seat)
+        if self._legal_st is st and self._legal_version == st.version and self._legal_seat == seat:
+            legal = self._legal  # what observe() found: the state has not moved since
+        else:
+            legal = st.legal_actions(seat)
         if aid not in legal:
             raise IllegalActionError(
                 f"illegal action {action!r} for {agent}: legal are "

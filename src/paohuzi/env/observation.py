@@ -32,7 +32,7 @@ import numpy.typing as npt
 from ..core.actions import NUM_ACTIONS
 from ..core.cards import NUM_FACES
 from ..core.engine import Phase, State
-from ..core.groups import GroupKind
+from ..core.groups import GroupKind, TableGroup
 from ..core.views import SeatView
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "ORACLE_FEATURES",
     "ORACLE_SIZE",
     "TABLE_KINDS",
+    "Encoder",
     "Feature",
     "action_mask",
     "encode",
@@ -333,6 +334,325 @@ def _raw(st: State, seat: int) -> bytearray:
     for a in st.legal_actions(seat):
         b[_LEGAL + a] = 1
     return b
+
+
+# The incremental encoder (Encoder). A count per face, as in the hand or a pile, is
+# also kept as one int of 8 bits a face (face f adds 1 << 8f): adding two such
+# vectors is one int addition, and ``to_bytes`` lays one out as its block.
+_ONE: Final = tuple(1 << (8 * f) for f in range(NUM_FACES))
+_FOURS: Final = int.from_bytes(bytes((4,)) * NUM_FACES, "little")
+_TABLE_BLOCK: Final = NUM_TABLE_KINDS * NUM_FACES + NUM_TABLE_KINDS  # a table and its facedown
+# Where a kind's faces start in a table block, and its facedown count, as bit shifts.
+_KIND_SHIFT_ID: Final = {id(k): 8 * NUM_FACES * i for i, k in enumerate(TABLE_KINDS)}
+_FACEDOWN_ONE_ID: Final = {
+    id(k): 1 << 8 * (NUM_TABLE_KINDS * NUM_FACES + i) for i, k in enumerate(TABLE_KINDS)
+}
+# A group's faces, packed, by its faces (a small set: the shapes of §2), filled as met.
+# Only ints and the engine's own tuples are kept: nothing here grows with the games
+# played, so the garbage collector has nothing more to walk.
+_PACKED: dict[tuple[int, ...], int] = {}
+_Z20: Final = bytes(NUM_FACES)
+_ZBAL: Final = bytes(OBS_SIZE - _BAL)
+# hand_sizes .. dead: one small bytearray, these its offsets.
+_MID: Final = _HAND_SIZES
+_MID_SIZE: Final = _LEGAL - _MID
+_M_STOCK: Final = _STOCK - _MID
+_M_DEALER: Final = _DEALER - _MID
+_M_PHASE: Final = _PHASE - _MID
+_M_TO_ACT: Final = _TO_ACT - _MID
+_M_LIANG: Final = _LIANG - _MID
+_M_OFFER: Final = _OFFER - _MID
+_M_HIDDEN: Final = _OFFER_HIDDEN - _MID
+_M_SRC: Final = _OFFER_SRC - _MID
+_M_DRAW: Final = _OFFER_DRAW - _MID
+_M_PLACED: Final = _OFFER_PLACED - _MID
+_M_DEAD: Final = _DEAD - _MID
+_U8: Final = np.dtype(np.uint8)
+_F32: Final = np.dtype(np.float32)
+_I8: Final = np.dtype(np.int8)
+_NO_ACTIONS: Final = bytes(NUM_ACTIONS)
+# Encoder._head joins the blocks in this order: they must lie back to back.
+assert _HAND == 0 and _TABLE[0] == NUM_FACES and _TABLE[2] + _TABLE_BLOCK == _PILE[0]
+assert _PILE[0] + 3 * NUM_FACES == _DISC[0] and _DISC[0] + 3 * NUM_FACES == _CHOU_CHI
+assert _CHOU_PENG + NUM_FACES == _UNSEEN and _UNSEEN + NUM_FACES == _MID
+assert _LEGAL + NUM_ACTIONS == _BAL
+
+
+def _packed(faces: tuple[int, ...]) -> int:
+    v = 0
+    for f in faces:
+        v += _ONE[f]
+    _PACKED[faces] = v
+    return v
+
+
+def _legal_block(legal: tuple[int, ...]) -> bytearray:
+    """The legal block: 1 at each legal id."""
+    b = bytearray(_NO_ACTIONS)
+    for a in legal:
+        b[a] = 1
+    return b
+
+
+class Encoder:
+    """:func:`encode` of the successive positions of a round, for the environments.
+
+    Piles and discards only grow within a round, and tables and the other hands
+    change seldom, so each seat's blocks are kept from the previous call and
+    redone only when that seat's cards there changed; the rest is read from the
+    state every time. The result is always exactly ``encode(state, seat)`` (the
+    tests compare them move by move); another state object starts afresh.
+    """
+
+    __slots__ = (
+        "_bal",
+        "_balkey",
+        "_buf",
+        "_db",
+        "_dv",
+        "_hands",
+        "_hb",
+        "_hv",
+        "_mask",
+        "_mid",
+        "_nd",
+        "_np",
+        "_pb",
+        "_pv",
+        "_sizes",
+        "_st",
+        "_tab",
+        "_tbits",
+        "_thid",
+        "_tvis",
+        "_u8",
+        "_vall",
+        "_vshown",
+    )
+
+    def __init__(self) -> None:
+        self._buf = bytearray(OBS_SIZE)  # the last encoding; two views kept on it:
+        self._u8 = np.frombuffer(self._buf, _U8)
+        self._mask = np.frombuffer(self._buf, _I8, NUM_ACTIONS, _LEGAL)  # its legal block
+        self._reset(None)
+
+    def _reset(self, st: State | None) -> None:
+        self._st = st
+        self._tab: list[list[TableGroup]] = [[], [], []]  # each table as last encoded
+        self._tbits = [(0, 0, 0, 0)] * 3  # its two blocks and its faces, as ints
+        self._tvis = [bytes(_TABLE_BLOCK)] * 3  # its block with every face shown
+        self._thid = [bytes(_TABLE_BLOCK)] * 3  # ... with face-down groups only counted
+        self._vall = [0, 0, 0]  # its faces, packed
+        self._vshown = [0, 0, 0]  # ... those face up
+        self._np = [0, 0, 0]  # pile cards counted so far
+        self._pv = [0, 0, 0]  # pile counts, packed
+        self._pb = [_Z20] * 3  # ... as bytes
+        self._nd = [0, 0, 0]  # the same for the discards
+        self._dv = [0, 0, 0]
+        self._db = [_Z20] * 3
+        self._hands: list[list[int]] = [[], [], []]  # each hand as last counted
+        self._hb = [_Z20] * 3  # ... as bytes
+        self._hv = [0, 0, 0]  # ... packed
+        self._sizes = [0, 0, 0]  # ... its size
+        self._balkey: object = None  # the balances that _bal holds
+        self._bal: list[tuple[float, float, float]] = []
+        self._mid: list[bytes] = []  # per seat: the dealer and 亮张 blocks, set once
+        if st is not None:
+            for seat in range(3):
+                m = bytearray(_MID_SIZE)
+                m[_M_DEALER + (st.dealer - seat) % 3] = 1
+                m[_M_LIANG + st.deal.liangzhang] = 1
+                self._mid.append(bytes(m))
+
+    def _table(self, s: int, table: list[TableGroup]) -> None:
+        """Redo seat ``s``'s table blocks, both ways of showing them.
+
+        A claim appends groups: then only the new ones are added to what was kept.
+        """
+        old = self._tab[s]
+        n = len(old)
+        if len(table) > n and table[:n] == old:
+            vis, hid, vall, vshown = self._tbits[s]
+        else:
+            n = 0
+            vis = hid = vall = vshown = 0
+        for t in table[n:]:
+            g = t.group
+            faces = g.faces
+            p = _PACKED.get(faces) or _packed(faces)
+            vall += p
+            block = p << _KIND_SHIFT_ID[id(g.kind)]
+            vis += block
+            if t.hidden:
+                hid += _FACEDOWN_ONE_ID[id(g.kind)]
+            else:
+                hid += block
+                vshown += p
+        self._tab[s] = table[:]
+        self._tbits[s] = (vis, hid, vall, vshown)
+        self._tvis[s] = vis.to_bytes(_TABLE_BLOCK, "little")
+        self._thid[s] = hid.to_bytes(_TABLE_BLOCK, "little")
+        self._vall[s] = vall
+        self._vshown[s] = vshown
+
+    def _hand(self, s: int, hand: list[int]) -> None:
+        """Seat ``s``'s hand changed: keep it as bytes, packed, and its size."""
+        self._hands[s] = hand[:]
+        b = self._hb[s] = bytes(hand)
+        v = self._hv[s] = int.from_bytes(b, "little")
+        self._sizes[s] = v % 255  # the sum of its bytes (below 255): 256 is 1 mod 255
+
+    def _count(self, s: int, piles: bool) -> None:
+        """Count seat ``s``'s new pile (or discard) cards; start over if there are fewer."""
+        st = self._st
+        assert st is not None
+        if piles:
+            cards, counted, vec, out = st.piles[s], self._np, self._pv, self._pb
+        else:
+            cards, counted, vec, out = st.discards[s], self._nd, self._dv, self._db
+        n = counted[s]
+        if len(cards) < n:  # not the state whose cards were counted
+            counted[s] = n = 0
+            vec[s] = 0
+        v = vec[s]
+        for f in cards[n:]:
+            v += _ONE[f]
+        vec[s] = v
+        counted[s] = len(cards)
+        out[s] = v.to_bytes(NUM_FACES, "little")
+
+    def _head(self, st: State, seat: int) -> bytes:
+        """The encoding up to the legal block, as bytes (:func:`_raw`'s first part)."""
+        if st is not self._st:
+            self._reset(st)
+        # Unrolled: this runs on every step, and mostly finds nothing changed.
+        tab, npl, nd, hl = self._tab, self._np, self._nd, self._hands
+        g0, g1, g2 = st.tables
+        if g0 != tab[0]:
+            self._table(0, g0)
+        if g1 != tab[1]:
+            self._table(1, g1)
+        if g2 != tab[2]:
+            self._table(2, g2)
+        c0, c1, c2 = st.piles
+        if len(c0) != npl[0]:
+            self._count(0, True)
+        if len(c1) != npl[1]:
+            self._count(1, True)
+        if len(c2) != npl[2]:
+            self._count(2, True)
+        c0, c1, c2 = st.discards
+        if len(c0) != nd[0]:
+            self._count(0, False)
+        if len(c1) != nd[1]:
+            self._count(1, False)
+        if len(c2) != nd[2]:
+            self._count(2, False)
+        h0, h1, h2 = st.hands
+        if h0 != hl[0]:
+            self._hand(0, h0)
+        if h1 != hl[1]:
+            self._hand(1, h1)
+        if h2 != hl[2]:
+            self._hand(2, h2)
+        s1 = (seat + 1) % 3
+        s2 = (seat + 2) % 3
+        pv = self._pv
+        seen = self._hv[seat] + self._vall[seat] + pv[0] + pv[1] + pv[2]
+        m = bytearray(self._mid[seat])
+        sizes = self._sizes
+        m[0] = sizes[seat]
+        m[1] = sizes[s1]
+        m[2] = sizes[s2]
+        m[_M_STOCK] = len(st.stock)
+        phase = st.phase
+        if phase is _OVER:
+            t1, t2 = self._tvis[s1], self._tvis[s2]
+            seen += self._vall[s1] + self._vall[s2]
+            m[_M_PHASE + 2] = 1
+        else:
+            t1, t2 = self._thid[s1], self._thid[s2]
+            seen += self._vshown[s1] + self._vshown[s2]
+            w = st.window
+            if phase is _CLAIM and w is not None:
+                m[_M_PHASE + 1] = 1
+                if seat in st.to_act():
+                    m[_M_TO_ACT] = 1
+                x = w.card
+                src = w.source
+                if w.after_own:
+                    m[_M_PLACED] = 1
+                    if src != seat and _facedown_has(st, src, x):
+                        m[_M_HIDDEN] = 1
+                    else:
+                        m[_M_OFFER + x] = 1
+                else:
+                    m[_M_OFFER + x] = 1
+                    seen += _ONE[x]
+                m[_M_SRC + (src - seat) % 3] = 1
+                if w.from_draw:
+                    m[_M_DRAW] = 1
+            else:
+                m[_M_PHASE] = 1
+                m[_M_TO_ACT + (st.turn - seat) % 3] = 1
+        dead = st.dead
+        if dead[seat]:
+            m[_M_DEAD] = 1
+        if dead[s1]:
+            m[_M_DEAD + 1] = 1
+        if dead[s2]:
+            m[_M_DEAD + 2] = 1
+        c = st.chou_chi[seat]
+        cp = st.chou_peng[seat]
+        pb = self._pb
+        db = self._db
+        return b"".join(
+            (
+                self._hb[seat],
+                self._tvis[seat],
+                t1,
+                t2,
+                pb[seat],
+                pb[s1],
+                pb[s2],
+                db[seat],
+                db[s1],
+                db[s2],
+                _BITS10[c & 1023] + _BITS10[c >> 10] if c else _Z20,
+                _BITS10[cp & 1023] + _BITS10[cp >> 10] if cp else _Z20,
+                (_FOURS - seen).to_bytes(NUM_FACES, "little"),
+                m,
+            )
+        )
+
+    def raw(self, st: State, seat: int) -> bytes:
+        """:func:`_raw`: the encoding as bytes, the balances left 0."""
+        return self._head(st, seat) + _legal_block(st.legal_actions(seat)) + _ZBAL
+
+    def observe(
+        self, st: State, seat: int, legal: tuple[int, ...]
+    ) -> tuple[F32, npt.NDArray[np.int8]]:
+        """``encode(st, seat)`` and the action mask, given ``legal = st.legal_actions(seat)``."""
+        buf = self._buf
+        buf[:_LEGAL] = self._head(st, seat)
+        buf[_LEGAL:_BAL] = _NO_ACTIONS
+        for a in legal:
+            buf[_LEGAL + a] = 1
+        out = self._u8.astype(_F32)  # (a view kept on _buf: cheaper than a new frombuffer)
+        bal = st.balances  # set anew when the round ends
+        if bal is not self._balkey:
+            self._balkey = bal
+            self._bal = [_balances(bal, s) for s in range(3)]
+        if bal != (0, 0, 0):  # else the zero bytes are already right
+            b0, b1, b2 = self._bal[seat]
+            out[_BAL] = b0
+            out[_BAL + 1] = b1
+            out[_BAL + 2] = b2
+        return out, self._mask.copy()
+
+    def encode(self, st: State, seat: int) -> F32:
+        """``encode(st, seat)``."""
+        return self.observe(st, seat, st.legal_actions(seat))[0]
 
 
 def _facedown_has(st: State, src: int, x: int) -> bool:
