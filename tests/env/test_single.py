@@ -52,6 +52,13 @@ def test_the_learner_sees_its_own_view_only() -> None:
     np.testing.assert_array_equal(obs["observation"], encode(e.state, 1))
     assert e.state.to_act()[0] == 1
     np.testing.assert_array_equal(obs["action_mask"].astype(bool), e.action_masks())
+    done = False
+    while not done:  # every step's observation is the encoding of the learner's view
+        obs, _reward, done, _truncated, _info = e.step(_first_legal(obs))
+        np.testing.assert_array_equal(obs["observation"], encode(e.state, 1))
+        legal = np.zeros_like(obs["action_mask"])
+        legal[list(e.state.legal_actions(1))] = 1
+        np.testing.assert_array_equal(obs["action_mask"], legal)
 
 
 def test_same_seed_same_episode() -> None:

@@ -27,7 +27,7 @@ from ..core.engine import State, new_game
 from ..core.errors import IllegalActionError
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import format_view, view
-from .observation import OBS_SIZE, action_mask, bounds, encode
+from .observation import OBS_SIZE, Encoder, bounds
 
 __all__ = ["PaohuziGymEnv"]
 
@@ -69,6 +69,7 @@ class PaohuziGymEnv(gymnasium.Env[Obs, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.state: State | None = None
         self.seat = 0
+        self._encoder = Encoder()  # exactly encode(state, seat), reusing unchanged blocks
         self.bots: dict[int, Bot] = {}
 
     def reset(
@@ -139,8 +140,9 @@ class PaohuziGymEnv(gymnasium.Env[Obs, np.int64]):
             st.apply(seat, self.bots[seat].act(view(st, seat)).id)
 
     def _obs(self) -> Obs:
-        obs = encode(self._live(), self.seat)
-        return {"observation": obs, "action_mask": action_mask(obs)}
+        st = self._live()
+        obs, mask = self._encoder.observe(st, self.seat, st.legal_actions(self.seat))
+        return {"observation": obs, "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
         st = self._live()
