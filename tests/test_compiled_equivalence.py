@@ -7,14 +7,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+from paohuzi.core import COMPILED
+
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "compiled_equivalence.py"
 
 # A stand-in "compiled" side: the real dump, but claiming to be compiled, with one
-# round's digest changed when asked to.
+# round's digest changed when asked to ("tamper"); or, run on the compiled build, a
+# stand-in pure side claiming to be pure ("pure"): the tool's comparison is under test.
 FAKE = """
 import contextlib, io, json, runpy, sys
-tamper = sys.argv.pop(1) == "tamper"
+mode = sys.argv.pop(1)
+tamper = mode == "tamper"
 sys.argv = sys.argv[1:]
 buf = io.StringIO()
 with contextlib.redirect_stdout(buf), contextlib.suppress(SystemExit):
@@ -22,7 +26,7 @@ with contextlib.redirect_stdout(buf), contextlib.suppress(SystemExit):
 for n, line in enumerate(buf.getvalue().splitlines()):
     d = json.loads(line)
     if n == 0:
-        d["compiled"] = True
+        d["compiled"] = mode != "pure"
     elif tamper and d["round"] == 3:
         d["sha256"] = "0" * 64
     print(json.dumps(d, ensure_ascii=False))
@@ -30,7 +34,10 @@ for n, line in enumerate(buf.getvalue().splitlines()):
 
 
 def _run(compiled: str, *extra: str) -> tuple[int, dict[str, object]]:
-    cmd = [sys.executable, str(TOOL), "--pure", sys.executable, "--compiled", compiled]
+    pure = sys.executable
+    if COMPILED and " " in compiled:  # a compiled interpreter: a stand-in pure side too
+        pure = f"{sys.executable} {compiled.split()[1]} pure"
+    cmd = [sys.executable, str(TOOL), "--pure", pure, "--compiled", compiled]
     r = subprocess.run(
         [*cmd, "--random", "6", "--heuristic", "1", *extra],
         capture_output=True,
