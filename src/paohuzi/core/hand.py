@@ -565,23 +565,26 @@ def _table_info(table: Sequence[Group]) -> _TableInfo:
     holds the groups, so their ids cannot be reused while it exists. A tuple passed
     again is found by its own id first, without hashing the groups' ids.
     """
-    if type(table) is tuple:
+    if type(table) is tuple:  # a tuple the caller may pass again (a new one is not)
         same = _tuple_cache.get(id(table))
         if same is not None and same[0] is table:
             return same[1]
-        groups = table
+        groups, given = table, True
     else:
-        groups = tuple(table)
+        groups, given = tuple(table), False
     ids = tuple(map(id, groups))
     hit = _table_cache.get(ids)
     if hit is not None:
-        _remember_tuple(groups, hit[1])
-        return hit[1]
-    info = _summarise_table(groups)
-    if len(_table_cache) >= _TABLE_CACHE_LIMIT:
-        _table_cache.clear()
-    _table_cache[ids] = (groups, info)
-    _remember_tuple(groups, info)
+        info = hit[1]
+    else:
+        info = _summarise_table(groups)
+        if len(_table_cache) >= _TABLE_CACHE_LIMIT:
+            _table_cache.clear()
+        _table_cache[ids] = (groups, info)
+    if given:
+        if len(_tuple_cache) >= _TABLE_CACHE_LIMIT:
+            _tuple_cache.clear()
+        _tuple_cache[id(groups)] = (groups, info)
     return info
 
 
@@ -607,13 +610,6 @@ def _summarise_table(groups: tuple[Group, ...]) -> _TableInfo:
         for f in g.faces:
             on_table[f] = on_table[f] + 1  # not +=: generic when compiled
     return (huxi, k, pengpeng, red, big, n, open_faces, groups, [], on_table)
-
-
-def _remember_tuple(groups: tuple[Group, ...], info: _TableInfo) -> None:
-    """Keep ``info`` under the tuple's own id, for the next call with the same tuple."""
-    if len(_tuple_cache) >= _TABLE_CACHE_LIMIT:
-        _tuple_cache.clear()
-    _tuple_cache[id(groups)] = (groups, info)
 
 
 # Hand summary: counts (bytes when interpreted, the caller's list when compiled), cards,
