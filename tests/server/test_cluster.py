@@ -137,9 +137,10 @@ async def test_sigkill_the_owner_and_the_match_goes_on_elsewhere(
 ) -> None:
     t_start = time.monotonic()
     # Two rooms, started on workers 0 and 1 (each owns the one it started); every room's
-    # three sockets land on three different workers.
+    # three sockets land on three different workers. The victim's room starts last, so that
+    # its match (two rounds, well under a second on a fast machine) is still on at the kill.
     rooms = []
-    for owner in (0, 1):
+    for owner in (1, 0):
         code, tokens = _seat_room(workers[owner])
         players = [Roamer(workers, (owner + 1 + i) % 3, code, t, seed=11 * owner + i)
                    for i, t in enumerate(tokens)]  # fmt: skip
@@ -148,7 +149,7 @@ async def test_sigkill_the_owner_and_the_match_goes_on_elsewhere(
         match_id = await asyncio.to_thread(start, workers[owner], code, tokens[0])
         if owner == 0:  # read at once: a match that ends hands its lease back
             pid = await asyncio.to_thread(_owner_pid, redis_url, match_id)
-        rooms.append((code, match_id, players, tasks))
+        rooms.insert(0, (code, match_id, players, tasks))  # the victim's room first
     code, match_id, players, tasks = rooms[0]
     victim = next(s for s in workers if s.proc is not None and s.proc.pid == pid)
     assert victim is workers[0]
@@ -156,7 +157,8 @@ async def test_sigkill_the_owner_and_the_match_goes_on_elsewhere(
 
     while sum(len(p.acks) for p in players) < 12:
         await asyncio.sleep(0.005)
-        assert not any(t.done() for t in tasks), "the round ended before the kill"
+        assert not any(t.done() for t in tasks), "the match ended before the kill"
+    assert not any(t.done() for t in tasks), "the match ended before the kill"
     acked_before = {p.seat: list(p.acks) for p in players}
     last_acked = max(d for p in players for d, _ in p.acks)
     killed_at = time.monotonic()
