@@ -305,31 +305,9 @@ def _raw(st: State, seat: int) -> bytearray:
     b[_STOCK] = len(st.stock)
     b[_DEALER + (st.dealer - seat) % 3] = 1
     b[_LIANG + st.deal.liangzhang] = 1
-    w = st.window
-    if phase is _CLAIM and w is not None:
-        b[_PHASE + 1] = 1
-        if seat in st.to_act():
-            b[_TO_ACT] = 1
-        x = w.card
-        src = w.source
-        if w.after_own:
-            b[_OFFER_PLACED] = 1
-            if src != seat and _facedown_has(st, src, x):
-                b[_OFFER_HIDDEN] = 1
-            else:
-                b[_OFFER + x] = 1
-        else:
-            b[_OFFER + x] = 1
-            seen[x] += 1
-        b[_OFFER_SRC + (src - seat) % 3] = 1
-        if w.from_draw:
-            b[_OFFER_DRAW] = 1
-    else:
-        if over:
-            b[_PHASE + 2] = 1
-        else:
-            b[_PHASE] = 1
-            b[_TO_ACT + (st.turn - seat) % 3] = 1
+    x = _mark_turn(b, _MID, st, seat)
+    if x >= 0:
+        seen[x] += 1
     b[_UNSEEN : _UNSEEN + NUM_FACES] = bytes(seen).translate(_FOUR_MINUS)
     for a in st.legal_actions(seat):
         b[_LEGAL + a] = 1
@@ -565,36 +543,15 @@ class Encoder:
         m[1] = sizes[s1]
         m[2] = sizes[s2]
         m[_M_STOCK] = len(st.stock)
-        phase = st.phase
-        if phase is _OVER:
+        if st.phase is _OVER:
             t1, t2 = self._tvis[s1], self._tvis[s2]
             seen += self._vall[s1] + self._vall[s2]
-            m[_M_PHASE + 2] = 1
         else:
             t1, t2 = self._thid[s1], self._thid[s2]
             seen += self._vshown[s1] + self._vshown[s2]
-            w = st.window
-            if phase is _CLAIM and w is not None:
-                m[_M_PHASE + 1] = 1
-                if seat in st.to_act():
-                    m[_M_TO_ACT] = 1
-                x = w.card
-                src = w.source
-                if w.after_own:
-                    m[_M_PLACED] = 1
-                    if src != seat and _facedown_has(st, src, x):
-                        m[_M_HIDDEN] = 1
-                    else:
-                        m[_M_OFFER + x] = 1
-                else:
-                    m[_M_OFFER + x] = 1
-                    seen += _ONE[x]
-                m[_M_SRC + (src - seat) % 3] = 1
-                if w.from_draw:
-                    m[_M_DRAW] = 1
-            else:
-                m[_M_PHASE] = 1
-                m[_M_TO_ACT + (st.turn - seat) % 3] = 1
+        x = _mark_turn(m, 0, st, seat)
+        if x >= 0:
+            seen += _ONE[x]
         dead = st.dead
         if dead[seat]:
             m[_M_DEAD] = 1
@@ -653,6 +610,40 @@ class Encoder:
     def encode(self, st: State, seat: int) -> F32:
         """``encode(st, seat)``."""
         return self.observe(st, seat, st.legal_actions(seat))[0]
+
+
+def _mark_turn(b: bytearray, at: int, st: State, seat: int) -> int:
+    """Write the phase, the seats to act and the offer, the block from ``hand_sizes`` at
+    ``b[at]`` (the whole encoding: ``_MID``; the encoder's middle part: 0).
+
+    Returns the card on offer when ``seat`` sees it come from outside its view's other
+    blocks (a discard, or a draw not yet placed), for the unseen count; else -1.
+    """
+    w = st.window
+    if st.phase is _CLAIM and w is not None:
+        b[at + _M_PHASE + 1] = 1
+        if seat in st.to_act():
+            b[at + _M_TO_ACT] = 1
+        x = w.card
+        src = w.source
+        b[at + _M_SRC + (src - seat) % 3] = 1
+        if w.from_draw:
+            b[at + _M_DRAW] = 1
+        if not w.after_own:
+            b[at + _M_OFFER + x] = 1
+            return x
+        b[at + _M_PLACED] = 1
+        if src != seat and _facedown_has(st, src, x):
+            b[at + _M_HIDDEN] = 1  # a 偎胡 on a face-down 偎: the card stays hidden (§14)
+        else:
+            b[at + _M_OFFER + x] = 1
+        return -1
+    if st.phase is _OVER:
+        b[at + _M_PHASE + 2] = 1
+    else:
+        b[at + _M_PHASE] = 1
+        b[at + _M_TO_ACT + (st.turn - seat) % 3] = 1
+    return -1
 
 
 def _facedown_has(st: State, src: int, x: int) -> bool:
