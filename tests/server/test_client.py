@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import re
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ import pytest
 
 import paohuzi
 from paohuzi.cli.errors import run
+from paohuzi.server.client import SeatPlayer, ServerClient
 from paohuzi.server.process import free_port
 from paohuzi.server.protocol import LegalAction, view_from_dict, view_to_dict
 
@@ -105,26 +108,38 @@ def _find(pattern: str, text: str) -> str:
     return m[1]
 
 
+@contextlib.asynccontextmanager
+async def _bot_room(
+    server: Server, name: str, rounds: int, seed: int
+) -> AsyncIterator[tuple[str, list[ServerClient], list[SeatPlayer]]]:
+    """A room of three guests ``name0``–``name2``, each with a random bot's SeatPlayer
+    (seeded ``seed``, ``seed + 1``, ``seed + 2``), not yet playing; the clients closed after."""
+    from paohuzi.bots import make_bot
+
+    clients = [ServerClient(server.http) for _ in range(3)]
+    try:
+        for i, c in enumerate(clients):
+            await c.guest(f"{name}{i}")
+        code = await clients[0].create_room(rounds=rounds)
+        for c in clients:
+            await c.join(code)
+        players = [
+            SeatPlayer(c.ws_url(code), str(c.token), make_bot("random", seed + i))
+            for i, c in enumerate(clients)
+        ]
+        yield code, clients, players
+    finally:
+        for c in clients:
+            await c.aclose()
+
+
 async def test_a_dropped_socket_reconnects_and_resyncs(server: Server) -> None:
     """The client's socket is cut again and again mid-match; each time it reconnects with
     ``since``, resends what was not acknowledged, and the match still ends, every
     decision acknowledged once."""
     import asyncio
 
-    from paohuzi.bots import make_bot
-    from paohuzi.server.client import SeatPlayer, ServerClient
-
-    clients = [ServerClient(server.http) for _ in range(3)]
-    try:
-        for i, c in enumerate(clients):
-            await c.guest(f"drop{i}")
-        code = await clients[0].create_room(rounds=1)
-        for c in clients:
-            await c.join(code)
-        players = [
-            SeatPlayer(c.ws_url(code), str(c.token), make_bot("random", i))
-            for i, c in enumerate(clients)
-        ]
+    async with _bot_room(server, "drop", rounds=1, seed=0) as (code, clients, players):
         cut = players[1]
         sockets: list[object] = []
         original = cut._session
@@ -152,9 +167,6 @@ async def test_a_dropped_socket_reconnects_and_resyncs(server: Server) -> None:
         record = paohuzi.MatchRecord.from_dict(await clients[0].record(match_id))
         assert sum(p.decisions for p in players) == sum(len(r.actions) for r in record.rounds)
         assert all(len(p.latencies) == p.decisions for p in players)
-    finally:
-        for c in clients:
-            await c.aclose()
 
 
 @pytest.mark.parametrize(
@@ -236,7 +248,6 @@ async def test_the_bot_client_tells_an_overtaken_claim_from_a_refused_open_decis
     while the latest prompt still shows the decision open asks for the seat's state and,
     if it is still open, counts it in ``stale_open`` and answers again at the new version."""
     from paohuzi.bots import make_bot
-    from paohuzi.server.client import SeatPlayer
 
     st = paohuzi.new_game(seed=3)
     s = st.to_act()[0]
@@ -271,20 +282,7 @@ async def test_bot_clients_playing_a_match_see_no_stale_refusal_of_an_open_decis
     get is a claim overtaken in flight, none refuses a decision still open."""
     import asyncio
 
-    from paohuzi.bots import make_bot
-    from paohuzi.server.client import SeatPlayer, ServerClient
-
-    clients = [ServerClient(server.http) for _ in range(3)]
-    try:
-        for i, c in enumerate(clients):
-            await c.guest(f"race{i}")
-        code = await clients[0].create_room(rounds=4)
-        for c in clients:
-            await c.join(code)
-        players = [
-            SeatPlayer(c.ws_url(code), str(c.token), make_bot("random", 10 + i))
-            for i, c in enumerate(clients)
-        ]
+    async with _bot_room(server, "race", rounds=4, seed=10) as (code, clients, players):
         tasks = [asyncio.create_task(p.play()) for p in players]
         await asyncio.sleep(0.1)
         await clients[0].start(code)
@@ -294,6 +292,3 @@ async def test_bot_clients_playing_a_match_see_no_stale_refusal_of_an_open_decis
             assert set(codes) <= {"stale"}, p.errors
             assert p.stale_open == 0 and p.overtaken == len(codes), (p.errors, p.stale_open)
         print("overtaken:", sum(p.overtaken for p in players))
-    finally:
-        for c in clients:
-            await c.aclose()
