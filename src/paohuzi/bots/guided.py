@@ -67,8 +67,7 @@ class GuidedBot:
     def ranked(self, v: SeatView) -> list[tuple[float, Action]]:
         """The legal actions with the policy's probabilities, most likely first."""
         np = _numpy()
-        rank = HeuristicBot(None, self.rules).rank(v)
-        logits, _value = self.learned.policy.forward(inputs(v, rank))
+        logits, _value = self._forward(v)
         legal = list(v.legal)
         z = np.asarray([float(logits[a.id]) for a in legal], np.float64)
         p = np.exp(z - z.max())
@@ -105,7 +104,10 @@ class GuidedBot:
 
     def leaf_value(self, st: State, me: int) -> float:
         """The value head's estimate of ``me``'s balance change, from ``me``'s view only."""
-        v = view(st, me)
-        x: Any = inputs(v, HeuristicBot(None, self.rules).rank(v))
-        _logits, value = self.learned.policy.forward(x)
+        _logits, value = self._forward(view(st, me))
         return float(value) * VALUE_SCALE
+
+    def _forward(self, v: SeatView) -> tuple[Any, Any]:
+        """The network's logits and value for ``v`` (input: the view, the heuristic's prior)."""
+        x: Any = inputs(v, HeuristicBot(None, self.rules).rank(v))
+        return self.learned.policy.forward(x)
