@@ -661,15 +661,20 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            conn.kick = None  # kick and conn refer to each other: a cycle only a full GC frees
             hub.sockets -= 1
             if conn.table is not None:
                 conn.table.detach(conn)
             with contextlib.suppress(ValueError):
                 hub.waiting.get(code, []).remove(conn)
             conn.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 1)
+            # Waited on, not awaited: a send's failure raised through this frame would tie
+            # the frame, the task and the exception in a cycle that only a full collection
+            # frees (with the table and its rounds behind it): a long pause under load.
+            await asyncio.wait([writer], timeout=1)
             writer.cancel()
+            if writer.done() and not writer.cancelled():
+                writer.exception()  # retrieved: a closed socket is no error here
 
     adapter = client_adapter()
 

@@ -559,6 +559,7 @@ class Cluster:
                 f.conn.close()
                 if len(f.tasks) > 1:
                     f.tasks[1].cancel()
+                f.conn.kick = None
                 self.forwarded.pop(sid, None)
 
             conn.kick = kick
@@ -580,6 +581,7 @@ class Cluster:
                 elif kind == "detach":
                     table.detach(conn)
                     conn.close()
+                    conn.kick = None  # (a cycle through f otherwise: freed by refcount now)
                     self.forwarded.pop(sid, None)
                     return
                 elif kind == "act":

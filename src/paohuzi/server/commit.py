@@ -91,9 +91,12 @@ class GroupCommitter:
             await self._wake.wait()
             self._wake.clear()
             while self._queue:
-                batch = self._queue[: self.max_batch]
-                del self._queue[: self.max_batch]
-                await self._write(batch)
+                await self._write(self._take())  # (no local: a batch is not kept till the next)
+
+    def _take(self) -> list[_Item]:
+        batch = self._queue[: self.max_batch]
+        del self._queue[: self.max_batch]
+        return batch
 
     async def _write(self, batch: list[_Item]) -> None:
         if self.engine is None:
