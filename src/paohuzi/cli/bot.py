@@ -112,22 +112,34 @@ async def _run(
 
 
 async def _start_when_full(http: Any, room: str, wait: float, play: asyncio.Task[Any]) -> None:
-    """As the host: start the match once three seats are taken (or give up after ``wait``)."""
+    """As the host: start the match once three seats are taken (or give up after ``wait``).
+
+    A server that cannot be reached (restarting) is asked again until ``wait`` runs out,
+    as the seat's socket reconnects by itself; a start whose answer was lost is found
+    done (the room is no longer open) rather than sent twice.
+    """
     from ..server.client import ClientError
 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
-    while True:
-        info = await http.room(room)
-        if all(s is not None for s in info["seats"]):
-            break
-        if play.done():
-            return  # play() failed; awaiting it reports why
+    trouble = ""
+    while not play.done():  # (if play() failed, awaiting it reports why)
+        try:
+            info = await http.room(room)
+            if info["status"] != "open":
+                return  # started: by a start whose answer was lost
+            if all(s is not None for s in info["seats"]):
+                await http.start(room)
+                return
+            trouble = ""
+        except ClientError as e:
+            if e.bad_input:
+                raise
+            trouble = f" (last: {e})"
         if loop.time() > deadline:
             play.cancel()
-            raise ClientError(f"room {room} did not fill within {wait:g} s")
+            raise ClientError(f"room {room} did not fill within {wait:g} s{trouble}")
         await asyncio.sleep(0.2)
-    await http.start(room)
 
 
 async def _report(http: Any, player: Any, over: dict[str, Any], record: Path | None) -> None:
