@@ -28,7 +28,7 @@ from paohuzi.env import (
 )
 from paohuzi.env.observation import Encoder, _raw, bounds
 
-from .conftest import random_positions
+from .conftest import random_positions, random_walk
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "env.md"
 
@@ -93,23 +93,16 @@ def test_the_incremental_encoder_equals_the_views_encoding_move_by_move() -> Non
     enc = Encoder()
     saved: list[State] = []
     calls = 0
-    for g in range(40):
-        s = new_game(seed=rng.randrange(2**32), dealer=g % 3)
-        while True:
-            for seat in rng.sample(range(3), rng.randrange(4)):
-                legal = s.legal_actions(seat)
-                obs, mask = enc.observe(s, seat, legal)
-                np.testing.assert_array_equal(obs, encode_view(view(s, seat)))
-                assert np.flatnonzero(mask).tolist() == sorted(legal) and mask.dtype == np.int8
-                assert enc.raw(s, seat) == bytes(_raw(s, seat))
-                calls += 1
-            if rng.random() < 0.05 or s.over:
-                saved.append(s.clone())
-            if s.over:
-                break
-            seat = s.to_act()[0]
-            ids = s.legal_actions(seat)
-            s.apply_fast(seat, ids[rng.randrange(len(ids))])
+    for s in random_walk(40, rng):  # one State object per round, as the env feeds it
+        for seat in rng.sample(range(3), rng.randrange(4)):
+            legal = s.legal_actions(seat)
+            obs, mask = enc.observe(s, seat, legal)
+            np.testing.assert_array_equal(obs, encode_view(view(s, seat)))
+            assert np.flatnonzero(mask).tolist() == sorted(legal) and mask.dtype == np.int8
+            assert enc.raw(s, seat) == bytes(_raw(s, seat))
+            calls += 1
+        if rng.random() < 0.05 or s.over:
+            saved.append(s.clone())
     assert calls > 1000
     for s in rng.sample(saved, len(saved)):
         seat = rng.randrange(3)
