@@ -480,14 +480,10 @@ class Encoder:
         v = self._hv[s] = int.from_bytes(b, "little")
         self._sizes[s] = v % 255  # the sum of its bytes (below 255): 256 is 1 mod 255
 
-    def _count(self, s: int, piles: bool) -> None:
-        """Count seat ``s``'s new pile (or discard) cards; start over if there are fewer."""
-        st = self._st
-        assert st is not None
-        if piles:
-            cards, counted, vec, out = st.piles[s], self._np, self._pv, self._pb
-        else:
-            cards, counted, vec, out = st.discards[s], self._nd, self._dv, self._db
+    def _count(
+        self, s: int, cards: list[int], counted: list[int], vec: list[int], out: list[bytes]
+    ) -> None:
+        """Count seat ``s``'s new pile (or discard) ``cards``; start over if there are fewer."""
         n = counted[s]
         if len(cards) < n:  # not the state whose cards were counted
             counted[s] = n = 0
@@ -514,18 +510,18 @@ class Encoder:
             self._table(2, g2)
         c0, c1, c2 = st.piles
         if len(c0) != npl[0]:
-            self._count(0, True)
+            self._count(0, c0, npl, self._pv, self._pb)
         if len(c1) != npl[1]:
-            self._count(1, True)
+            self._count(1, c1, npl, self._pv, self._pb)
         if len(c2) != npl[2]:
-            self._count(2, True)
+            self._count(2, c2, npl, self._pv, self._pb)
         c0, c1, c2 = st.discards
         if len(c0) != nd[0]:
-            self._count(0, False)
+            self._count(0, c0, nd, self._dv, self._db)
         if len(c1) != nd[1]:
-            self._count(1, False)
+            self._count(1, c1, nd, self._dv, self._db)
         if len(c2) != nd[2]:
-            self._count(2, False)
+            self._count(2, c2, nd, self._dv, self._db)
         h0, h1, h2 = st.hands
         if h0 != hl[0]:
             self._hand(0, h0)
@@ -622,7 +618,7 @@ def _mark_turn(b: bytearray, at: int, st: State, seat: int) -> int:
     w = st.window
     if st.phase is _CLAIM and w is not None:
         b[at + _M_PHASE + 1] = 1
-        if seat in st.to_act():
+        if seat in w.options and seat not in w.answers:  # seat in st.to_act(), without the tuple
             b[at + _M_TO_ACT] = 1
         x = w.card
         src = w.source
