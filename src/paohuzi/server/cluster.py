@@ -474,7 +474,7 @@ class Cluster:
                     b.conn.queue.put_nowait(text)
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis 8
 
     async def _inbox_reader(self) -> None:
         """Operations of sockets on other workers, for our tables."""
