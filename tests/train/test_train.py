@@ -16,8 +16,15 @@ from paohuzi.bots.learned import LearnedBot, Policy  # noqa: E402
 from paohuzi.cli.errors import run  # noqa: E402
 from paohuzi.core.engine import new_game  # noqa: E402
 from paohuzi.core.views import view  # noqa: E402
-from paohuzi.train.selfplay import INPUTS, PUBLIC, features, teacher_job  # noqa: E402
-from paohuzi.train.trainer import Net, export  # noqa: E402
+from paohuzi.train.selfplay import (  # noqa: E402
+    INPUTS,
+    LABEL_CANDIDATES,
+    PUBLIC,
+    features,
+    search_label_job,
+    teacher_job,
+)
+from paohuzi.train.trainer import Net, export, search_choice  # noqa: E402
 
 TINY = ["--games", "12", "--epochs", "1", "--updates", "2", "--episodes", "2"]
 TINY += ["--eval-deals", "1", "--eval-every", "1", "--workers", "1"]
@@ -129,3 +136,60 @@ def test_bad_options_are_one_line(
     err = capsys.readouterr().err
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) == 1 and named in lines[0] and "Traceback" not in err
+
+
+def test_search_labels_are_the_search_bots_valuations() -> None:
+    """Each row: legal candidates led by the heuristic's choice, paired means, their errors."""
+    d = search_label_job((5, 0, 2, 3, 0.5))
+    n = len(d["n"])
+    assert n > 5 and d["obs"].shape == (n, INPUTS) and d["cand"].shape == (n, LABEL_CANDIDATES)
+    legal = d["obs"][:, PUBLIC - 317 : PUBLIC]
+    prior = d["obs"][:, PUBLIC:]
+    for i in range(n):
+        cands = [int(a) for a in d["cand"][i] if a >= 0]
+        assert len(cands) >= 2 and all(legal[i, a] == 1 for a in cands)
+        assert prior[i, cands[0]] == 100  # the heuristic's first choice leads
+        assert [prior[i, a] for a in cands] == sorted((prior[i, a] for a in cands), reverse=True)
+        assert (d["cand"][i, len(cands) :] == -1).all()
+    assert ((d["n"] >= 1) & (d["n"] <= 3)).all()
+    assert (d["se"][:, 0] == 0).all() and (d["se"] >= 0).all()
+    assert np.abs(d["q"]).max() < 1000  # balance changes of one round
+    again = search_label_job((5, 0, 2, 3, 0.5))
+    for k in d:
+        np.testing.assert_array_equal(d[k], again[k])
+
+
+def test_search_choice_is_the_search_bots_rule() -> None:
+    """search_choice on recorded means picks what bots.search._choose picks on the samples."""
+    from paohuzi.bots.search import _choose
+
+    rng = np.random.default_rng(0)
+    cands, qs, ses, expected = [], [], [], []
+    for _ in range(300):
+        k = int(rng.integers(2, 4))
+        outs = rng.normal(0, 3, (8, k)) + rng.normal(0, 1.5, k)
+        outcomes = [list(map(float, outs[:, j])) for j in range(k)]
+        ids = list(rng.choice(317, k, replace=False))
+        expected.append(ids[_choose(outcomes, 1.0)])
+        diffs = outs - outs[:, :1]
+        se = diffs.std(axis=0, ddof=1) / np.sqrt(len(outs))
+        pad = 3 - k
+        cands.append(ids + [-1] * pad)
+        qs.append(list(outs.mean(axis=0)) + [0.0] * pad)
+        ses.append(list(se) + [0.0] * pad)
+    got = search_choice(np.asarray(cands), np.asarray(qs), np.asarray(ses), 1.0)
+    assert list(got) == expected
+    assert len(set(expected) - {c[0] for c in cands}) > 10  # some switches were tested
+
+
+def test_search_distillation_phase_runs_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["train", "--out", str(tmp_path), "--seed", "1", *TINY, "--updates", "0"]
+    args += ["--search-games", "2", "--search-samples", "2", "--search-epochs", "2"]
+    assert run(args) == 0
+    curve = json.loads((tmp_path / "curve.json").read_text(encoding="utf-8"))
+    assert [p["phase"] for p in curve["curve"]] == ["distill", "search", "search"]
+    assert curve["config"]["search_games"] == 2
+    assert 0 < curve["curve"][-1]["acc"] <= 1
+    assert "search-data" in capsys.readouterr().out

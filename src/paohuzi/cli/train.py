@@ -25,6 +25,23 @@ def train(
         int, typer.Option(min=0, help="Policy-gradient fine-tuning updates (0: none).")
     ] = 300,
     episodes: Annotated[int, typer.Option(min=1, help="Rounds per fine-tuning update.")] = 32,
+    search_games: Annotated[
+        int,
+        typer.Option(
+            "--search-games",
+            min=0,
+            help="Rounds whose decisions the search values for search distillation (0: none).",
+        ),
+    ] = 0,
+    search_samples: Annotated[
+        int,
+        typer.Option(
+            "--search-samples", min=1, help="Determinizations per decision the search values."
+        ),
+    ] = 12,
+    search_epochs: Annotated[
+        int, typer.Option("--search-epochs", min=0, help="Search distillation epochs.")
+    ] = 4,
     eval_deals: Annotated[
         int, typer.Option("--eval-deals", min=1, help="Duplicate deals per curve point.")
     ] = 30,
@@ -37,7 +54,7 @@ def train(
         str, typer.Option("--backend", help="process (a local pool) or ray (needs Ray).")
     ] = "process",
 ) -> None:
-    """Distil a teacher bot into a small network, fine-tune it, plot the learning curve.
+    """Distil a teacher bot (and optionally the search) into a network, fine-tune, plot the curve.
 
     Writes checkpoints, learned.npz (the weights the learned bot loads: copy it to
     src/paohuzi/bots/learned.npz to ship it) and curve.json/curve.png into --out.
@@ -65,6 +82,9 @@ def train(
         teacher=teacher,
         games=games,
         epochs=epochs,
+        search_games=search_games,
+        search_samples=search_samples,
+        search_epochs=search_epochs,
         finetune_updates=updates,
         finetune_episodes=episodes,
         eval_deals=eval_deals,

@@ -8,6 +8,7 @@ training or tuning deal is an arena deal.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from ..arena import ARENA_RULES, RoundOutcome, seatings, summarize
 from ..bots import Bot, make_bot
+from ..bots.base import obvious_action
 from ..bots.heuristic import HeuristicBot
 from ..bots.learned import LearnedBot, Policy, prior
 from ..core.actions import NUM_ACTIONS, Action
@@ -23,7 +25,16 @@ from ..core.rules import RuleSet
 from ..core.views import view
 from ..env.observation import OBS_SIZE, encode
 
-__all__ = ["INPUTS", "PUBLIC", "duplicate_eval", "eval_job", "features", "teacher_job"]
+__all__ = [
+    "INPUTS",
+    "LABEL_CANDIDATES",
+    "PUBLIC",
+    "duplicate_eval",
+    "eval_job",
+    "features",
+    "search_label_job",
+    "teacher_job",
+]
 
 PUBLIC = OBS_SIZE - 3
 """The public encoding without the balances (one round is one episode)."""
@@ -80,6 +91,83 @@ def teacher_job(job: tuple[int, int, int, str]) -> dict[str, Any]:
         "act": np.asarray(acts, np.int16),
         "ret": np.asarray(rets, np.float32),
     }
+
+
+LABEL_CANDIDATES = 3
+"""Actions the search labels at a decision: the heuristic's best few (the search bot's)."""
+
+
+def search_label_job(job: tuple[int, int, int, int, float]) -> dict[str, Any]:
+    """Games ``start``…``start+count-1`` of the heuristic, some decisions valued by search.
+
+    The heuristic plays every seat (so the positions are those a heuristic-like
+    policy meets); a decision with a choice is picked with probability ``rate``
+    (many games, few rows each: more varied positions for the same search time)
+    and its :data:`LABEL_CANDIDATES` best actions by the heuristic are valued as
+    the search bot values them: ``samples`` determinizations of the seat's view,
+    every candidate played out on each by the heuristic (paired), the mean of the
+    seat's balance change per candidate. A row: the network's input, the
+    candidates' ids (−1 pads), their mean values, the standard error of each one's
+    paired gain over the first, and the number of samples.
+    """
+    from ..bots.search import _playout_score, sample_state
+
+    seed, start, count, samples, rate = job
+    k = LABEL_CANDIDATES
+    obs: list[np.ndarray[Any, Any]] = []
+    cands: list[list[int]] = []
+    qs: list[list[float]] = []
+    ses: list[list[float]] = []
+    ns: list[int] = []
+    ranker = HeuristicBot(None, ARENA_RULES)
+    for i in range(start, start + count):
+        rng = random.Random(f"label:{seed}:{i}")
+        st = new_game(ARENA_RULES, seed=rng.randrange(2**63), dealer=rng.randrange(3))
+        while not st.over:
+            seat = st.to_act()[0]
+            v = view(st, seat)
+            sure = obvious_action(v)
+            if sure is not None:
+                st.apply(seat, sure.id)
+                continue
+            ranked = ranker.rank(v)
+            if rng.random() < rate:
+                top = [a for _v, a in ranked[:k]]
+                outs: list[list[float]] = []
+                for _ in range(samples):
+                    base = sample_state(v, ARENA_RULES, rng)
+                    if base is None:
+                        continue
+                    row = []
+                    for a in top:
+                        s2 = base.clone()
+                        s2.apply_fast(seat, a.id)
+                        row.append(_playout_score(s2, seat))
+                    outs.append(row)
+                if outs:
+                    n = len(outs)
+                    pad = [0.0] * (k - len(top))
+                    obs.append(features(st, seat, ranked))
+                    cands.append([a.id for a in top] + [-1] * (k - len(top)))
+                    qs.append([sum(r[j] for r in outs) / n for j in range(len(top))] + pad)
+                    ses.append([_paired_se(outs, j) for j in range(len(top))] + pad)
+                    ns.append(n)
+            st.apply(seat, ranked[0][1].id)
+    return {
+        "obs": np.stack(obs) if obs else np.zeros((0, INPUTS), np.uint8),
+        "cand": np.asarray(cands, np.int16).reshape(-1, k),
+        "q": np.asarray(qs, np.float32).reshape(-1, k),
+        "se": np.asarray(ses, np.float32).reshape(-1, k),
+        "n": np.asarray(ns, np.int16),
+    }
+
+
+def _paired_se(outs: list[list[float]], j: int) -> float:
+    """Standard error of the mean of candidate ``j``'s per-sample gain over candidate 0."""
+    n = len(outs)
+    d = [r[j] - r[0] for r in outs]
+    m = sum(d) / n
+    return math.sqrt(sum((x - m) ** 2 for x in d) / max(1, n - 1) / n)
 
 
 def eval_job(job: tuple[dict[str, Any], str, int, int, RuleSet]) -> list[list[RoundOutcome]]:

@@ -1,14 +1,19 @@
-"""``paohuzi train``: distillation from a teacher bot, then policy-gradient fine-tuning.
+"""``paohuzi train``: distillation from a teacher bot, then from the search, then fine-tuning.
 
 1. **Data**: the teacher (``heuristic`` by default) plays itself; each decision with
    a choice is a row (the seat's encoded view, the teacher's action, the seat's
    balance change at the end). Jobs run on :func:`paohuzi.parallel.map_jobs`.
 2. **Distillation**: a two-layer MLP learns the teacher's action (masked
    cross-entropy) and the round's outcome (value head, mean squared error).
-3. **Fine-tuning**: the network plays one seat against two teachers, sampling its
-   actions; REINFORCE with the value head as baseline, plus a cross-entropy pull
-   towards the teacher's choice so it does not forget what it distilled.
-4. **Learning curve**: after each epoch and every few fine-tuning updates, the
+3. **Search distillation** (``--search-games``): in more heuristic rounds, a third
+   of the decisions are valued as the search bot values them
+   (:func:`paohuzi.train.selfplay.search_label_job`); the network learns the
+   action the search bot would play (:func:`search_choice`), so that it plays the
+   search's moves at the cost of one forward pass.
+4. **Fine-tuning** (``--updates``): the network plays one seat against two
+   teachers, sampling its actions; REINFORCE with the value head as baseline, plus
+   a cross-entropy pull towards the teacher's choice.
+5. **Learning curve**: after each epoch and every few fine-tuning updates, the
    greedy policy plays duplicate deals against ``heuristic`` in all six seatings
    of the two on tuning deals (``curve:`` seeds, never the arena's); the score
    difference against training time goes to ``curve.json`` and ``curve.png``.
@@ -40,9 +45,16 @@ from ..core.engine import new_game
 from ..core.views import view
 from ..env.observation import FEATURES, bounds
 from ..parallel import map_jobs
-from .selfplay import INPUTS, PUBLIC, duplicate_eval, features, teacher_job
+from .selfplay import (
+    INPUTS,
+    PUBLIC,
+    duplicate_eval,
+    features,
+    search_label_job,
+    teacher_job,
+)
 
-__all__ = ["Net", "TrainConfig", "export", "train"]
+__all__ = ["Net", "TrainConfig", "export", "search_choice", "train"]
 
 _LEGAL = next(f for f in FEATURES if f.name == "legal").start  # in the network's input too
 RETURN_SCALE = VALUE_SCALE  # a round's balance change, divided by this, is the value target
@@ -63,6 +75,12 @@ class TrainConfig:
     finetune_updates: int = 300
     finetune_episodes: int = 32  # per update
     finetune_lr: float = 1e-4
+    search_games: int = 0  # rounds for search distillation (0: none)
+    search_samples: int = 12  # determinizations per labelled decision, as the search bot
+    search_rate: float = 1 / 3  # share of decisions labelled
+    search_epochs: int = 4
+    search_lr: float = 3e-4
+    search_z: float = 1.0  # the search bot's switching rule, see search_choice
     eval_deals: int = 30
     eval_every: int = 10  # fine-tuning updates between curve points
     workers: int = 2
@@ -122,6 +140,38 @@ def _data(cfg: TrainConfig) -> dict[str, np.ndarray[Any, Any]]:
     jobs = [(cfg.seed, s, min(per, cfg.games - s), cfg.teacher) for s in range(0, cfg.games, per)]
     parts = list(map_jobs(teacher_job, jobs, backend=cfg.backend, workers=cfg.workers))
     return {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "act", "ret")}
+
+
+def _search_data(cfg: TrainConfig) -> dict[str, np.ndarray[Any, Any]]:
+    per = 10
+    jobs = [
+        (cfg.seed, s, min(per, cfg.search_games - s), cfg.search_samples, cfg.search_rate)
+        for s in range(0, cfg.search_games, per)
+    ]
+    parts = list(map_jobs(search_label_job, jobs, backend=cfg.backend, workers=cfg.workers))
+    return {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "cand", "q", "se", "n")}
+
+
+def search_choice(
+    cand: np.ndarray[Any, Any], q: np.ndarray[Any, Any], se: np.ndarray[Any, Any], z: float
+) -> np.ndarray[Any, Any]:
+    """The action id the search bot plays at each labelled decision.
+
+    As :func:`paohuzi.bots.search._choose`: the first candidate (the heuristic's
+    choice) unless another's mean gain over it exceeds ``z`` standard errors of the
+    paired differences, and then the one with the largest such gain.
+    """
+    n = len(cand)
+    rows = np.arange(n)
+    best = np.zeros(n, np.int64)
+    best_gain = np.zeros(n, np.float64)
+    for j in range(1, cand.shape[1]):
+        gain = q[:, j] - q[:, 0]
+        ok = (cand[:, j] >= 0) & (gain > 0) & (gain > z * se[:, j]) & (gain > best_gain)
+        best[ok] = j
+        best_gain[ok] = gain[ok]
+    out: np.ndarray[Any, Any] = cand[rows, best].astype(np.int64)
+    return out
 
 
 class _Run:
@@ -199,6 +249,31 @@ class _Run:
                 tot += float(loss.detach()) * len(idx)
                 acc += float((logits.argmax(-1) == a).sum())
             self.point("distill", epoch + 1, {"loss": round(tot / n, 4), "acc": round(acc / n, 4)})
+
+    def distill_search(self, data: dict[str, np.ndarray[Any, Any]]) -> None:
+        """Learn the search bot's choice at each labelled decision (masked cross-entropy)."""
+        cfg = self.cfg
+        x_all = torch.from_numpy(data["obs"])
+        a_all = torch.from_numpy(search_choice(data["cand"], data["q"], data["se"], cfg.search_z))
+        n = len(a_all)
+        if n == 0:
+            return
+        opt = torch.optim.AdamW(self.net.parameters(), lr=cfg.search_lr, weight_decay=1e-4)
+        gen = torch.Generator().manual_seed(cfg.seed + 2)
+        for epoch in range(cfg.search_epochs):
+            perm = torch.randperm(n, generator=gen)
+            tot = acc = 0.0
+            for i in range(0, n, cfg.batch):
+                idx = perm[i : i + cfg.batch]
+                x, a = x_all[idx].float(), a_all[idx]
+                logits = masked_logits(self.net(x)[0], x)
+                loss = nn.functional.cross_entropy(logits, a)
+                opt.zero_grad()
+                torch.autograd.backward(loss)
+                opt.step()
+                tot += float(loss.detach()) * len(idx)
+                acc += float((logits.argmax(-1) == a).sum())
+            self.point("search", epoch + 1, {"loss": round(tot / n, 4), "acc": round(acc / n, 4)})
 
     def finetune(self) -> None:
         cfg = self.cfg
@@ -287,7 +362,11 @@ def plot_curve(curve: list[dict[str, Any]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
-    for phase, color in (("distill", "tab:blue"), ("finetune", "tab:orange")):
+    for phase, color in (
+        ("distill", "tab:blue"),
+        ("search", "tab:green"),
+        ("finetune", "tab:orange"),
+    ):
         pts = [p for p in curve if p["phase"] == phase]
         if not pts:
             continue
@@ -317,6 +396,19 @@ def train(cfg: TrainConfig) -> list[dict[str, Any]]:
         flush=True,
     )
     run.distill(data)
+    if cfg.search_games > 0:
+        sdata = _search_data(cfg)
+        print(
+            json.dumps(
+                {
+                    "phase": "search-data",
+                    "rows": len(sdata["n"]),
+                    "seconds": round(run.elapsed(), 1),
+                }
+            ),
+            flush=True,
+        )
+        run.distill_search(sdata)
     if cfg.finetune_updates > 0:
         run.finetune()
     return run.curve
