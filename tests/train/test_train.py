@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("matplotlib")
 
 from paohuzi.bots.heuristic import HeuristicBot  # noqa: E402
-from paohuzi.bots.learned import LearnedBot, Policy  # noqa: E402
+from paohuzi.bots.learned import DEFAULT_WEIGHTS, LearnedBot, Policy  # noqa: E402
 from paohuzi.cli.errors import run  # noqa: E402
 from paohuzi.core.engine import new_game  # noqa: E402
 from paohuzi.core.views import view  # noqa: E402
@@ -30,14 +30,17 @@ TINY = ["--games", "12", "--epochs", "1", "--updates", "2", "--episodes", "2"]
 TINY += ["--eval-deals", "1", "--eval-every", "1", "--workers", "1"]
 
 
-def _readme_command() -> list[str]:
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _readme_command(marker: str = "train-command") -> list[str]:
     """The README's marked training command, as arguments of ``paohuzi``."""
     import re
     import shlex
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    m = re.search(r"<!-- train-command -->\n```sh\n(.*?)\n```", readme, re.S)
-    assert m, "README has no <!-- train-command --> block"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(rf"<!-- {marker} -->\n```sh\n(.*?)\n```", readme, re.S)
+    assert m, f"README has no <!-- {marker} --> block"
     words = shlex.split(m.group(1).split("#")[0])
     assert words[:2] == [".venv/bin/paohuzi", "train"]
     return words[1:]
@@ -127,6 +130,7 @@ def test_teacher_data_rows_hold_together() -> None:
         (["--teacher", "learned"], "--teacher 'learned'"),
         (["--games", "0"], "--games"),
         (["--out", "/proc/nonexistent/run"], "/proc/nonexistent/run"),
+        (["--init", "/nonexistent/learned.npz"], "/nonexistent/learned.npz"),
     ],
 )
 def test_bad_options_are_one_line(
@@ -191,5 +195,65 @@ def test_search_distillation_phase_runs_from_the_command_line(
     curve = json.loads((tmp_path / "curve.json").read_text(encoding="utf-8"))
     assert [p["phase"] for p in curve["curve"]] == ["distill", "search", "search"]
     assert curve["config"]["search_games"] == 2
-    assert 0 < curve["curve"][-1]["acc"] <= 1
+    last = curve["curve"][-1]
+    assert 0 < last["acc"] <= 1
+    assert last["heldout_rows"] >= 1 and 0 <= last["heldout_departs"] <= 1
     assert "search-data" in capsys.readouterr().out
+
+
+def test_search_distillation_from_given_weights_and_kept_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--init starts from shipped weights (no teacher data with --epochs 0); --search-data
+    keeps the labelled rows, is read back by the same options and refused by others."""
+    labels = tmp_path / "labels.npz"
+
+    def train(out: str, games: str = "3") -> int:
+        args = ["train", "--out", str(tmp_path / out), "--seed", "2", *TINY, "--updates", "0"]
+        args += ["--epochs", "0", "--init", str(DEFAULT_WEIGHTS), "--search-data", str(labels)]
+        return run(
+            [*args, "--search-games", games, "--search-samples", "2", "--search-epochs", "1"]
+        )
+
+    assert train("a") == 0
+    out = capsys.readouterr().out
+    assert '"phase": "data"' not in out and "search-data" in out
+    with np.load(labels) as z:
+        assert z["meta"].tolist() == [2, 3, 2, 1 / 3] and len(z["n"]) > 3
+    stamp = labels.stat().st_mtime_ns
+    curve = json.loads((tmp_path / "a" / "curve.json").read_text(encoding="utf-8"))["curve"]
+    assert [p["phase"] for p in curve] == ["search"]
+    assert train("b") == 0
+    assert labels.stat().st_mtime_ns == stamp  # read, not made again
+    with np.load(tmp_path / "a" / "learned.npz") as x, np.load(tmp_path / "b" / "learned.npz") as y:
+        for k in x.files:
+            np.testing.assert_array_equal(x[k], y[k])
+    capsys.readouterr()
+    assert train("c", games="4") == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: --search-data:") and "labels.npz" in err and "\n" not in err
+
+
+def test_the_readmes_search_distillation_command_in_a_tiny_form(tmp_path: Path) -> None:
+    """Its sizes shrunk and its files moved to tmp_path; it starts from the shipped weights."""
+    args = _readme_command("search-distill-command")
+    init = args[args.index("--init") + 1]
+    assert (ROOT / init).resolve() == DEFAULT_WEIGHTS.resolve()
+    sizes = {
+        "--out": str(tmp_path / "run"),
+        "--search-data": str(tmp_path / "labels.npz"),
+        "--init": str(DEFAULT_WEIGHTS),
+        "--search-games": "2",
+        "--search-epochs": "1",
+        "--eval-deals": "1",
+        "--workers": "1",
+    }
+    assert set(sizes) <= set(args), f"the README's command lacks {set(sizes) - set(args)}"
+    for i, w in enumerate(args[:-1]):
+        if w in sizes:
+            args[i + 1] = sizes[w]
+    assert run(args) == 0
+    curve = json.loads((tmp_path / "run" / "curve.json").read_text(encoding="utf-8"))
+    assert [p["phase"] for p in curve["curve"]] == ["search"]
+    assert curve["config"]["init"] == str(DEFAULT_WEIGHTS)
+    assert (tmp_path / "labels.npz").is_file()

@@ -41,7 +41,26 @@ def train(
     ] = 12,
     search_epochs: Annotated[
         int, typer.Option("--search-epochs", min=0, help="Search distillation epochs.")
-    ] = 4,
+    ] = 3,
+    search_lr: Annotated[
+        float, typer.Option("--search-lr", min=0.0, help="Search distillation learning rate.")
+    ] = 1e-4,
+    search_data: Annotated[
+        Path | None,
+        typer.Option(
+            "--search-data",
+            help="An .npz of labelled decisions: read if it exists (same seed and sizes), "
+            "else written.",
+        ),
+    ] = None,
+    init: Annotated[
+        Path | None,
+        typer.Option(
+            "--init",
+            help="Start from these weights (a learned.npz) instead of at random; "
+            "with --epochs 0 the teacher's data is not made.",
+        ),
+    ] = None,
     eval_deals: Annotated[
         int, typer.Option("--eval-deals", min=1, help="Duplicate deals per curve point.")
     ] = 30,
@@ -73,7 +92,17 @@ def train(
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         fail("--backend ray needs Ray: pip install 'paohuzi[ray]' (or use --backend process)")
     writable_dir(out, "--out")
-    from ..train.trainer import TrainConfig
+    if init is not None:
+        from ..bots.learned import Policy
+        from ..train.selfplay import INPUTS
+
+        try:
+            p = Policy.load(init)
+        except ValueError as e:
+            fail(f"--init: {e}")
+        if p.inputs != INPUTS:
+            fail(f"--init {str(init)!r}: weights for {p.inputs} inputs, not {INPUTS}")
+    from ..train.trainer import TrainConfig, search_data_problem
     from ..train.trainer import train as run
 
     cfg = TrainConfig(
@@ -85,6 +114,9 @@ def train(
         search_games=search_games,
         search_samples=search_samples,
         search_epochs=search_epochs,
+        search_lr=search_lr,
+        search_data=str(search_data) if search_data is not None else None,
+        init=str(init) if init is not None else None,
         finetune_updates=updates,
         finetune_episodes=episodes,
         eval_deals=eval_deals,
@@ -92,6 +124,9 @@ def train(
         workers=workers,
         backend=backend,
     )
+    problem = search_data_problem(cfg)
+    if problem is not None:
+        fail(f"--search-data: {problem}")
     curve = run(cfg)
     if curve:
         last = curve[-1]

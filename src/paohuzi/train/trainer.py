@@ -54,7 +54,15 @@ from .selfplay import (
     teacher_job,
 )
 
-__all__ = ["Net", "TrainConfig", "export", "search_choice", "train"]
+__all__ = [
+    "Net",
+    "TrainConfig",
+    "export",
+    "load_exported",
+    "search_choice",
+    "search_data_problem",
+    "train",
+]
 
 _LEGAL = next(f for f in FEATURES if f.name == "legal").start  # in the network's input too
 RETURN_SCALE = VALUE_SCALE  # a round's balance change, divided by this, is the value target
@@ -78,9 +86,12 @@ class TrainConfig:
     search_games: int = 0  # rounds for search distillation (0: none)
     search_samples: int = 12  # determinizations per labelled decision, as the search bot
     search_rate: float = 1 / 3  # share of decisions labelled
-    search_epochs: int = 4
-    search_lr: float = 3e-4
+    search_epochs: int = 3
+    search_lr: float = 1e-4
     search_z: float = 1.0  # the search bot's switching rule, see search_choice
+    search_heldout: float = 0.15  # last share of the labelled rows (whole rounds) kept out
+    search_data: str | None = None  # an .npz of labelled rows: read if present, else written
+    init: str | None = None  # start from these exported weights (learned.npz), not at random
     eval_deals: int = 30
     eval_every: int = 10  # fine-tuning updates between curve points
     workers: int = 2
@@ -110,6 +121,25 @@ class Net(nn.Module):
         h = torch.relu(self.l1(xs))
         h = torch.relu(self.l2(h))
         return self.pi(h) + self.alpha * xs[:, PUBLIC:], self.v(h).squeeze(-1)
+
+
+def load_exported(net: Net, path: str) -> None:
+    """Set ``net``'s weights from an ``.npz`` that :func:`export` wrote (the inverse)."""
+    with np.load(path) as z:
+        a = {k: torch.from_numpy(z[k].astype(np.float32)) for k in z.files}
+    sd = {
+        "l1.weight": a["w1"].T,
+        "l1.bias": a["b1"],
+        "l2.weight": a["w2"].T,
+        "l2.bias": a["b2"],
+        "pi.weight": a["wp"].T,
+        "pi.bias": a["bp"],
+        "v.weight": a["wv"].T,
+        "v.bias": a["bv"],
+        "scale": a["scale"],
+        "alpha": a["alpha"].reshape(()),
+    }
+    net.load_state_dict(sd)
 
 
 def masked_logits(logits: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
@@ -142,14 +172,56 @@ def _data(cfg: TrainConfig) -> dict[str, np.ndarray[Any, Any]]:
     return {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "act", "ret")}
 
 
+_SEARCH_KEYS = ("obs", "cand", "q", "se", "n")
+
+
+def search_data_problem(cfg: TrainConfig) -> str | None:
+    """Why ``cfg.search_data`` cannot serve this run (None: it can, or it is to be made)."""
+    if not cfg.search_data or not Path(cfg.search_data).exists():
+        return None
+    meta = _search_meta(cfg)
+    try:
+        with np.load(cfg.search_data) as z:
+            missing = [k for k in (*_SEARCH_KEYS, "meta") if k not in z.files]
+            if missing:
+                return f"{cfg.search_data!r} is not a file of labels: it lacks {', '.join(missing)}"
+            if not np.array_equal(z["meta"], meta):
+                return (
+                    f"{cfg.search_data!r} holds the labels of seed, games, samples, rate "
+                    f"{z['meta'].tolist()}, not {meta.tolist()}"
+                )
+    except (OSError, ValueError) as e:
+        return f"cannot read {cfg.search_data!r}: {e}"
+    return None
+
+
+def _search_meta(cfg: TrainConfig) -> np.ndarray[Any, Any]:
+    return np.asarray([cfg.seed, cfg.search_games, cfg.search_samples, cfg.search_rate])
+
+
 def _search_data(cfg: TrainConfig) -> dict[str, np.ndarray[Any, Any]]:
+    """The labelled rows: from ``cfg.search_data`` when it holds this run's, else made."""
+    path = Path(cfg.search_data) if cfg.search_data else None
+    if path is not None and path.is_file():
+        problem = search_data_problem(cfg)
+        if problem is not None:
+            raise ValueError(problem)
+        with np.load(path) as z:
+            return {k: z[k] for k in _SEARCH_KEYS}
+    data = _label(cfg)
+    if path is not None:
+        _save(path, {**data, "meta": _search_meta(cfg)})
+    return data
+
+
+def _label(cfg: TrainConfig) -> dict[str, np.ndarray[Any, Any]]:
     per = 10
     jobs = [
         (cfg.seed, s, min(per, cfg.search_games - s), cfg.search_samples, cfg.search_rate)
         for s in range(0, cfg.search_games, per)
     ]
     parts = list(map_jobs(search_label_job, jobs, backend=cfg.backend, workers=cfg.workers))
-    return {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "cand", "q", "se", "n")}
+    return {k: np.concatenate([p[k] for p in parts]) for k in _SEARCH_KEYS}
 
 
 def search_choice(
@@ -185,6 +257,8 @@ class _Run:
         torch.set_num_threads(1)
         torch.use_deterministic_algorithms(True)
         self.net = Net(cfg.hidden)
+        if cfg.init is not None:
+            load_exported(self.net, cfg.init)
         self.t0 = time.perf_counter()
         self.curve: list[dict[str, Any]] = []
         self.points = 0
@@ -251,12 +325,21 @@ class _Run:
             self.point("distill", epoch + 1, {"loss": round(tot / n, 4), "acc": round(acc / n, 4)})
 
     def distill_search(self, data: dict[str, np.ndarray[Any, Any]]) -> None:
-        """Learn the search bot's choice at each labelled decision (masked cross-entropy)."""
+        """Learn the search bot's choice at each labelled decision (masked cross-entropy).
+
+        The last ``search_heldout`` of the rows (later rounds) are kept out; each
+        curve point reports the network's gain on them: the recorded value of the
+        candidate it picks minus the heuristic's choice's. The network picks without
+        seeing those values, so the mean is an unbiased estimate of what its
+        departures from the heuristic are worth, in points a decision.
+        """
         cfg = self.cfg
         x_all = torch.from_numpy(data["obs"])
         a_all = torch.from_numpy(search_choice(data["cand"], data["q"], data["se"], cfg.search_z))
         n = len(a_all)
-        if n == 0:
+        held = int(n * cfg.search_heldout)
+        n -= held
+        if n <= 0:
             return
         opt = torch.optim.AdamW(self.net.parameters(), lr=cfg.search_lr, weight_decay=1e-4)
         gen = torch.Generator().manual_seed(cfg.seed + 2)
@@ -273,7 +356,26 @@ class _Run:
                 opt.step()
                 tot += float(loss.detach()) * len(idx)
                 acc += float((logits.argmax(-1) == a).sum())
-            self.point("search", epoch + 1, {"loss": round(tot / n, 4), "acc": round(acc / n, 4)})
+            extra = {"loss": round(tot / n, 4), "acc": round(acc / n, 4)}
+            if held:
+                extra |= self.heldout_gain(data, n)
+            self.point("search", epoch + 1, extra)
+
+    def heldout_gain(self, data: dict[str, np.ndarray[Any, Any]], start: int) -> dict[str, Any]:
+        """The greedy policy's recorded gain over the heuristic's choice on rows ``start:``."""
+        x = torch.from_numpy(data["obs"][start:]).float()
+        with torch.no_grad():
+            pick = masked_logits(self.net(x)[0], x).argmax(-1).numpy()
+        cand, q = data["cand"][start:], data["q"][start:]
+        hit = cand == pick[:, None]
+        gain = np.where(hit.any(1), (q * hit).sum(1) - q[:, 0], 0.0)
+        m = len(gain)
+        return {
+            "heldout_rows": m,
+            "heldout_gain": round(float(gain.mean()), 4),
+            "heldout_se": round(float(gain.std(ddof=1) / np.sqrt(m)), 4) if m > 1 else None,
+            "heldout_departs": round(float((pick != cand[:, 0]).mean()), 4),
+        }
 
     def finetune(self) -> None:
         cfg = self.cfg
@@ -390,12 +492,14 @@ def plot_curve(curve: list[dict[str, Any]], path: Path) -> None:
 def train(cfg: TrainConfig) -> list[dict[str, Any]]:
     """Run the whole recipe; returns the learning curve (also in ``cfg.out``)."""
     run = _Run(cfg)
-    data = _data(cfg)
-    print(
-        json.dumps({"phase": "data", "rows": len(data["act"]), "seconds": round(run.elapsed(), 1)}),
-        flush=True,
-    )
-    run.distill(data)
+    if cfg.epochs > 0:
+        data = _data(cfg)
+        rows = len(data["act"])
+        print(
+            json.dumps({"phase": "data", "rows": rows, "seconds": round(run.elapsed(), 1)}),
+            flush=True,
+        )
+        run.distill(data)
     if cfg.search_games > 0:
         sdata = _search_data(cfg)
         print(
