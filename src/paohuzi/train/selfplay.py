@@ -110,7 +110,7 @@ def search_label_job(job: tuple[int, int, int, int, float]) -> dict[str, Any]:
     candidates' ids (−1 pads), their mean values, the standard error of each one's
     paired gain over the first, and the number of samples.
     """
-    from ..bots.search import _playout_score, sample_state
+    from ..bots.search import playout, sample_state
 
     seed, start, count, samples, rate = job
     k = LABEL_CANDIDATES
@@ -142,7 +142,9 @@ def search_label_job(job: tuple[int, int, int, int, float]) -> dict[str, Any]:
                     for a in top:
                         s2 = base.clone()
                         s2.apply_fast(seat, a.id)
-                        row.append(_playout_score(s2, seat))
+                        playout(s2)
+                        assert s2.result is not None
+                        row.append(float(s2.result.deltas[seat]))
                     outs.append(row)
                 if outs:
                     n = len(outs)

@@ -89,7 +89,7 @@ class TrainConfig:
     search_epochs: int = 3
     search_lr: float = 1e-4
     search_z: float = 1.0  # the search bot's switching rule, see search_choice
-    search_heldout: float = 0.15  # last share of the labelled rows (whole rounds) kept out
+    search_heldout: float = 0.15  # last share of the labelled rows (the latest rounds) kept out
     search_data: str | None = None  # an .npz of labelled rows: read if present, else written
     init: str | None = None  # start from these exported weights (learned.npz), not at random
     eval_deals: int = 30
@@ -177,7 +177,7 @@ _SEARCH_KEYS = ("obs", "cand", "q", "se", "n")
 
 def search_data_problem(cfg: TrainConfig) -> str | None:
     """Why ``cfg.search_data`` cannot serve this run (None: it can, or it is to be made)."""
-    if not cfg.search_data or not Path(cfg.search_data).exists():
+    if cfg.search_games <= 0 or not cfg.search_data or not Path(cfg.search_data).exists():
         return None
     meta = _search_meta(cfg)
     try:
