@@ -223,6 +223,8 @@ def test_search_distillation_from_given_weights_and_kept_labels(
     stamp = labels.stat().st_mtime_ns
     curve = json.loads((tmp_path / "a" / "curve.json").read_text(encoding="utf-8"))["curve"]
     assert [p["phase"] for p in curve] == ["search"]
+    assert curve[0]["heldout_rows_before"] == curve[0]["heldout_rows"] >= 1
+    assert '"phase": "search-start"' in out
     assert train("b") == 0
     assert labels.stat().st_mtime_ns == stamp  # read, not made again
     with np.load(tmp_path / "a" / "learned.npz") as x, np.load(tmp_path / "b" / "learned.npz") as y:

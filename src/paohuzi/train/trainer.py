@@ -343,6 +343,9 @@ class _Run:
             return
         opt = torch.optim.AdamW(self.net.parameters(), lr=cfg.search_lr, weight_decay=1e-4)
         gen = torch.Generator().manual_seed(cfg.seed + 2)
+        if held:  # the starting network's gain, for comparison
+            before = {f"{k}_before": v for k, v in self.heldout_gain(data, n).items()}
+            print(json.dumps({"phase": "search-start", **before}), flush=True)
         for epoch in range(cfg.search_epochs):
             perm = torch.randperm(n, generator=gen)
             tot = acc = 0.0
@@ -359,6 +362,8 @@ class _Run:
             extra = {"loss": round(tot / n, 4), "acc": round(acc / n, 4)}
             if held:
                 extra |= self.heldout_gain(data, n)
+                if epoch == 0:
+                    extra |= before
             self.point("search", epoch + 1, extra)
 
     def heldout_gain(self, data: dict[str, np.ndarray[Any, Any]], start: int) -> dict[str, Any]:
