@@ -33,8 +33,11 @@ from .heuristic import Context, HeuristicBot, claim_value
 
 __all__ = [
     "SearchBot",
+    "candidate_outcomes",
     "compare_candidates",
+    "paired_gain",
     "playout",
+    "playout_score",
     "policy",
     "sample_assignment",
     "sample_state",
@@ -292,11 +295,11 @@ class SearchBot:
         if len(cands) == 1 or self.samples <= 0:
             return cands[0]
         return compare_candidates(
-            view, self.rules, self.rng, cands, self.samples, _playout_score, self.z
+            view, self.rules, self.rng, cands, self.samples, playout_score, self.z
         )
 
 
-def _playout_score(st: State, seat: int) -> float:
+def playout_score(st: State, seat: int) -> float:
     """``seat``'s balance change when :func:`playout` ends the round from ``st``."""
     playout(st)
     res = st.result
@@ -322,6 +325,25 @@ def compare_candidates(
     the draw cancels out. Samples that fit no state are skipped; with none left
     the first candidate is kept.
     """
+    outcomes = candidate_outcomes(view, rules, rng, candidates, samples, score)
+    if not outcomes[0]:
+        return candidates[0]
+    return candidates[_choose(outcomes, z)]
+
+
+def candidate_outcomes(
+    view: SeatView,
+    rules: RuleSet,
+    rng: random.Random,
+    candidates: Sequence[Action],
+    samples: int,
+    score: Callable[[State, int], float],
+) -> list[list[float]]:
+    """Each candidate's ``score`` on the same determinizations of ``view``, sample by sample.
+
+    ``samples`` states are drawn (those that fit none are skipped, so the lists may
+    be shorter); every candidate is applied to its own clone of each.
+    """
     me = view.seat
     assert me is not None
     outcomes: list[list[float]] = [[] for _ in candidates]
@@ -333,27 +355,29 @@ def compare_candidates(
             st = base.clone()
             st.apply_fast(me, a.id)
             outcomes[j].append(score(st, me))
-    if not outcomes[0]:
-        return candidates[0]
-    return candidates[_choose(outcomes, z)]
+    return outcomes
+
+
+def paired_gain(base: Sequence[float], other: Sequence[float]) -> tuple[float, float]:
+    """The mean per-sample gain of ``other`` over ``base`` and its standard error."""
+    n = len(base)
+    diffs = [other[i] - base[i] for i in range(n)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return mean, math.sqrt(var / n)
 
 
 def _choose(outcomes: list[list[float]], z: float) -> int:
     """The candidate to play: the heuristic's first unless another beats it clearly.
 
     Outcomes are paired by sample, so the test is on the per-sample differences
-    against candidate 0: a switch needs a mean gain above ``z`` standard errors.
-    With few playouts the noise would otherwise pick at random among candidates.
+    against candidate 0 (:func:`paired_gain`): a switch needs a mean gain above
+    ``z`` standard errors. With few playouts the noise would otherwise pick at
+    random among candidates.
     """
-    n = len(outcomes[0])
     best, best_gain = 0, 0.0
     for j in range(1, len(outcomes)):
-        diffs = [outcomes[j][i] - outcomes[0][i] for i in range(n)]
-        mean = sum(diffs) / n
-        if mean <= 0:
-            continue
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-        se = math.sqrt(var / n)
-        if mean > z * se and mean > best_gain:
+        mean, se = paired_gain(outcomes[0], outcomes[j])
+        if mean > 0 and mean > z * se and mean > best_gain:
             best, best_gain = j, mean
     return best

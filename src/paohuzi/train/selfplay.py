@@ -8,7 +8,6 @@ training or tuning deal is an arena deal.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -110,7 +109,7 @@ def search_label_job(job: tuple[int, int, int, int, float]) -> dict[str, Any]:
     candidates' ids (−1 pads), their mean values, the standard error of each one's
     paired gain over the first, and the number of samples.
     """
-    from ..bots.search import playout, sample_state
+    from ..bots.search import candidate_outcomes, paired_gain, playout_score
 
     seed, start, count, samples, rate = job
     k = LABEL_CANDIDATES
@@ -133,26 +132,14 @@ def search_label_job(job: tuple[int, int, int, int, float]) -> dict[str, Any]:
             ranked = ranker.rank(v)
             if rng.random() < rate:
                 top = [a for _v, a in ranked[:k]]
-                outs: list[list[float]] = []
-                for _ in range(samples):
-                    base = sample_state(v, ARENA_RULES, rng)
-                    if base is None:
-                        continue
-                    row = []
-                    for a in top:
-                        s2 = base.clone()
-                        s2.apply_fast(seat, a.id)
-                        playout(s2)
-                        assert s2.result is not None
-                        row.append(float(s2.result.deltas[seat]))
-                    outs.append(row)
-                if outs:
-                    n = len(outs)
+                outcomes = candidate_outcomes(v, ARENA_RULES, rng, top, samples, playout_score)
+                n = len(outcomes[0])
+                if n:
                     pad = [0.0] * (k - len(top))
                     obs.append(features(st, seat, ranked))
                     cands.append([a.id for a in top] + [-1] * (k - len(top)))
-                    qs.append([sum(r[j] for r in outs) / n for j in range(len(top))] + pad)
-                    ses.append([_paired_se(outs, j) for j in range(len(top))] + pad)
+                    qs.append([sum(o) / n for o in outcomes] + pad)
+                    ses.append([paired_gain(outcomes[0], o)[1] for o in outcomes] + pad)
                     ns.append(n)
             st.apply(seat, ranked[0][1].id)
     return {
@@ -162,14 +149,6 @@ def search_label_job(job: tuple[int, int, int, int, float]) -> dict[str, Any]:
         "se": np.asarray(ses, np.float32).reshape(-1, k),
         "n": np.asarray(ns, np.int16),
     }
-
-
-def _paired_se(outs: list[list[float]], j: int) -> float:
-    """Standard error of the mean of candidate ``j``'s per-sample gain over candidate 0."""
-    n = len(outs)
-    d = [r[j] - r[0] for r in outs]
-    m = sum(d) / n
-    return math.sqrt(sum((x - m) ** 2 for x in d) / max(1, n - 1) / n)
 
 
 def eval_job(job: tuple[dict[str, Any], str, int, int, RuleSet]) -> list[list[RoundOutcome]]:
