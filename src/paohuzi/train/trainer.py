@@ -309,20 +309,37 @@ class _Run:
         opt = torch.optim.AdamW(self.net.parameters(), lr=cfg.lr, weight_decay=1e-4)
         gen = torch.Generator().manual_seed(cfg.seed)
         for epoch in range(cfg.epochs):
-            perm = torch.randperm(n, generator=gen)
-            tot = acc = 0.0
-            for i in range(0, n, cfg.batch):
-                idx = perm[i : i + cfg.batch]
-                x, a, r = x_all[idx].float(), a_all[idx], r_all[idx]
-                logits, v = self.net(x)
-                logits = masked_logits(logits, x)
-                loss = nn.functional.cross_entropy(logits, a) + 0.5 * ((v - r) ** 2).mean()
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-                tot += float(loss.detach()) * len(idx)
-                acc += float((logits.argmax(-1) == a).sum())
+            tot, acc = self._epoch(opt, torch.randperm(n, generator=gen), x_all, a_all, r_all)
             self.point("distill", epoch + 1, {"loss": round(tot / n, 4), "acc": round(acc / n, 4)})
+
+    def _epoch(
+        self,
+        opt: torch.optim.Optimizer,
+        order: torch.Tensor,
+        x_all: torch.Tensor,
+        a_all: torch.Tensor,
+        r_all: torch.Tensor | None = None,
+    ) -> tuple[float, float]:
+        """One pass over the rows in ``order``, in batches: masked cross-entropy towards the
+        actions ``a_all`` (plus half the value head's squared error towards ``r_all``).
+
+        Returns the summed loss and the number of rows whose action the policy picked.
+        """
+        tot = acc = 0.0
+        for i in range(0, len(order), self.cfg.batch):
+            idx = order[i : i + self.cfg.batch]
+            x, a = x_all[idx].float(), a_all[idx]
+            logits, v = self.net(x)
+            logits = masked_logits(logits, x)
+            loss = nn.functional.cross_entropy(logits, a)
+            if r_all is not None:
+                loss = loss + 0.5 * ((v - r_all[idx]) ** 2).mean()
+            opt.zero_grad()
+            torch.autograd.backward(loss)
+            opt.step()
+            tot += float(loss.detach()) * len(idx)
+            acc += float((logits.argmax(-1) == a).sum())
+        return tot, acc
 
     def distill_search(self, data: dict[str, np.ndarray[Any, Any]]) -> None:
         """Learn the search bot's choice at each labelled decision (masked cross-entropy).
@@ -347,18 +364,7 @@ class _Run:
             before = {f"{k}_before": v for k, v in self.heldout_gain(data, n).items()}
             print(json.dumps({"phase": "search-start", **before}), flush=True)
         for epoch in range(cfg.search_epochs):
-            perm = torch.randperm(n, generator=gen)
-            tot = acc = 0.0
-            for i in range(0, n, cfg.batch):
-                idx = perm[i : i + cfg.batch]
-                x, a = x_all[idx].float(), a_all[idx]
-                logits = masked_logits(self.net(x)[0], x)
-                loss = nn.functional.cross_entropy(logits, a)
-                opt.zero_grad()
-                torch.autograd.backward(loss)
-                opt.step()
-                tot += float(loss.detach()) * len(idx)
-                acc += float((logits.argmax(-1) == a).sum())
+            tot, acc = self._epoch(opt, torch.randperm(n, generator=gen), x_all, a_all)
             extra = {"loss": round(tot / n, 4), "acc": round(acc / n, 4)}
             if held:
                 extra |= self.heldout_gain(data, n)
