@@ -19,7 +19,7 @@ from paohuzi.train.selfplay import search_label_job
 
 
 def test_study_of_a_small_labels_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    d = search_label_job((3, 0, 6, 3, 0.5))
+    d = search_label_job((3, 0, 6, 3, 0.5, {}))
     path = tmp_path / "labels.npz"
     np.savez(path, meta=np.asarray([3, 6, 3, 0.5]), **d)
     assert label_study.main([str(path), "--gap", "20", "--min-rows", "3"]) == 0
@@ -65,6 +65,6 @@ def test_the_readmes_study_command(tmp_path: Path, capsys: pytest.CaptureFixture
     assert words[:2] == [".venv/bin/python", "tools/label_study.py"]
     assert words[2] == "runs/labels-seed1.npz"  # what the search-distill command keeps
     path = tmp_path / "labels.npz"
-    np.savez(path, meta=np.asarray([4, 2, 2, 0.5]), **search_label_job((4, 0, 2, 2, 0.5)))
+    np.savez(path, meta=np.asarray([4, 2, 2, 0.5]), **search_label_job((4, 0, 2, 2, 0.5, {})))
     assert label_study.main([str(path), *words[3:]]) == 0
     assert json.loads(capsys.readouterr().out)["rows"] > 0

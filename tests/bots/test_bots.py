@@ -130,3 +130,36 @@ def test_search_returns_single_legal_action_at_once() -> None:
         one = dataclasses.replace(v, legal=v.legal[:1])
         assert SearchBot(0).act(one) == v.legal[0]
         break
+
+
+def test_a_heuristic_claims_by_its_margins_and_weighs_discards_by_its_risks() -> None:
+    """Each claim kind has its own margin; the discard risks enter every discard's value."""
+    from dataclasses import replace
+
+    from paohuzi.bots.handeval import DEFAULT_WEIGHTS
+    from paohuzi.core.actions import ActionKind
+
+    eager = HeuristicBot(0, weights=replace(DEFAULT_WEIGHTS, margin_peng=-1e6, margin_chi=-1e5))
+    shy = HeuristicBot(0, weights=replace(DEFAULT_WEIGHTS, margin_peng=1e6, margin_chi=1e6))
+    kinds = set()
+    for _st, v in VIEWS:
+        legal = {a.kind for a in v.legal}
+        if ActionKind.HU in legal or len(v.legal) < 2:
+            continue
+        if ActionKind.PENG in legal:
+            assert eager.act(v).kind is ActionKind.PENG  # the bigger pull wins
+            assert shy.act(v).kind is ActionKind.PASS
+            kinds.add(ActionKind.PENG)
+        elif ActionKind.CHI in legal:
+            assert eager.act(v).kind is ActionKind.CHI
+            assert shy.act(v).kind is ActionKind.PASS
+            kinds.add(ActionKind.CHI)
+        elif v.legal[0].kind is ActionKind.DISCARD:
+            base = dict((a.id, val) for val, a in HeuristicBot(0).rank(v))
+            riskless = HeuristicBot(
+                0, weights=replace(DEFAULT_WEIGHTS, risk_pao=0, risk_peng=0, risk_chi=0)
+            )
+            for val, a in riskless.rank(v):
+                assert val >= base[a.id] - 1e-9  # risks only ever subtract
+            kinds.add(ActionKind.DISCARD)
+    assert kinds == {ActionKind.PENG, ActionKind.CHI, ActionKind.DISCARD}

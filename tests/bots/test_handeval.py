@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+
+import pytest
 
 from paohuzi.bots.handeval import (
+    DEFAULT_WEIGHTS,
     PAIR,
     PART,
     decompose_free,
@@ -88,3 +92,40 @@ def test_dead_blocks_are_worth_less() -> None:
         seen[f] += 1
     dead = evaluate_hand(hand, table, unseen_counts(seen), exact=False)
     assert live.value > dead.value
+
+
+def test_the_heuristic_bots_weights_stay_as_they_were_tuned_by_hand() -> None:
+    """The ``heuristic`` bot is the reference opponent of every strength figure: its
+    weights must not move (a tuned copy belongs to the learned bot)."""
+    assert DEFAULT_WEIGHTS.to_dict() == {
+        "step": 12.0,
+        "missing": 30.0,
+        "outs": 3.0,
+        "huxi": 0.8,
+        "huxi_cap": 30.0,
+        "short": 2.5,
+        "tenpai": 14.0,
+        "wait": 4.0,
+        "wait_score": 0.6,
+        "risk_pao": 5.0,
+        "risk_peng": 1.5,
+        "risk_chi": 1.2,
+        "margin_chi": 0.5,
+        "margin_peng": 0.5,
+    }
+
+
+def test_weights_weigh_the_evaluation() -> None:
+    """Each part of the value moves with its weight (a hand with 胡息 and live blocks)."""
+    unseen = unseen_counts([0] * 20)
+    table = parse_groups("碰:贰贰贰")
+    hand = counts_of(parse_faces("二七十 拾拾拾 四五 陆柒 九十 一三 伍"))
+    base = evaluate_hand(hand, table, unseen, exact=False)
+    more_huxi = evaluate_hand(
+        hand, table, unseen, exact=False, w=replace(DEFAULT_WEIGHTS, huxi=1.8)
+    )
+    assert more_huxi.value == pytest.approx(base.value + min(base.huxi, 30.0))
+    capped = evaluate_hand(hand, table, unseen, exact=False, w=replace(DEFAULT_WEIGHTS, huxi_cap=5))
+    assert capped.value == pytest.approx(base.value - 0.8 * (min(base.huxi, 30.0) - 5))
+    steps = evaluate_hand(hand, table, unseen, exact=False, w=replace(DEFAULT_WEIGHTS, step=13.0))
+    assert steps.value == pytest.approx(base.value - base.steps)

@@ -6,13 +6,23 @@ import gc
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from paohuzi.bots import make_bot
-from paohuzi.bots.learned import DEFAULT_WEIGHTS, LearnedBot, Policy
+from paohuzi.bots.handeval import DEFAULT_WEIGHTS as HEURISTIC_WEIGHTS
+from paohuzi.bots.heuristic import HeuristicBot
+from paohuzi.bots.learned import (
+    DEFAULT_WEIGHTS,
+    WEIGHTS_KEY,
+    LearnedBot,
+    Policy,
+    prior,
+    weights_array,
+)
 from paohuzi.env import OBS_SIZE
 
 from .conftest import decision_views
@@ -73,6 +83,50 @@ def test_bad_weights_are_a_clear_error(tmp_path: Path) -> None:
     bad.write_text("not a zip", encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad\.npz"):
         LearnedBot(0, Policy.load(bad))
+
+
+def _prior_only(weights: object = None) -> dict[str, object]:
+    """Arrays of a network that adds nothing to the prior (every layer zero, α = 1)."""
+    n, h = OBS_SIZE - 3 + 317, 4
+    arrays: dict[str, object] = {
+        "w1": np.zeros((n, h)),
+        "b1": np.zeros(h),
+        "w2": np.zeros((h, h)),
+        "b2": np.zeros(h),
+        "wp": np.zeros((h, 317)),
+        "bp": np.zeros(317),
+        "wv": np.zeros((h, 1)),
+        "bv": np.zeros(1),
+        "scale": np.ones(n),
+        "alpha": np.ones(1),
+    }
+    if weights is not None:
+        arrays[WEIGHTS_KEY] = weights
+    return arrays
+
+
+def test_the_prior_comes_from_the_policys_own_heuristic_weights() -> None:
+    """A network that adds nothing plays the prior's best action, ranked with the weights
+    that came with it; without them, the heuristic bot's own."""
+    plain = LearnedBot(0, Policy(_prior_only()))
+    assert plain.policy.weights == HEURISTIC_WEIGHTS
+    eager_w = replace(HEURISTIC_WEIGHTS, margin_peng=-50.0, margin_chi=-50.0)
+    eager = LearnedBot(0, Policy(_prior_only(weights_array(eager_w))))
+    assert eager.policy.weights == eager_w
+    differ = 0
+    for _st, v in decision_views(12, seed=33):
+        for bot, w in ((plain, HEURISTIC_WEIGHTS), (eager, eager_w)):
+            marks = prior(HeuristicBot(None, bot.rules, w).rank(v))
+            assert marks[bot.act(v).id] == max(marks) == 100  # the prior's top (ties: any)
+        differ += plain.act(v) != eager.act(v)
+    assert differ > 0
+
+
+def test_bad_heuristic_weights_in_a_policy_are_a_clear_error() -> None:
+    with pytest.raises(ValueError, match=r"heuristic_weights: unknown heuristic weights.*'nope'"):
+        Policy(_prior_only(np.asarray('{"nope": 1}')))
+    with pytest.raises(ValueError, match="heuristic_weights"):
+        Policy(_prior_only(np.asarray("not json")))
 
 
 def test_seated_without_torch_or_pettingzoo() -> None:

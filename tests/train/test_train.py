@@ -11,9 +11,12 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("matplotlib")
 
+from paohuzi.bots.handeval import DEFAULT_WEIGHTS as HEURISTIC_WEIGHTS  # noqa: E402
+from paohuzi.bots.handeval import Weights  # noqa: E402
 from paohuzi.bots.heuristic import HeuristicBot  # noqa: E402
 from paohuzi.bots.learned import DEFAULT_WEIGHTS, LearnedBot, Policy  # noqa: E402
 from paohuzi.cli.errors import run  # noqa: E402
+from paohuzi.core.actions import PENG_ID  # noqa: E402
 from paohuzi.core.engine import new_game  # noqa: E402
 from paohuzi.core.views import view  # noqa: E402
 from paohuzi.train.selfplay import (  # noqa: E402
@@ -28,6 +31,7 @@ from paohuzi.train.trainer import Net, export, search_choice  # noqa: E402
 
 TINY = ["--games", "12", "--epochs", "1", "--updates", "2", "--episodes", "2"]
 TINY += ["--eval-deals", "1", "--eval-every", "1", "--workers", "1"]
+TINY += ["--tune-deals", "2", "--tune-sweeps", "1"]
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,9 +71,12 @@ def test_the_readmes_command_writes_checkpoints_curve_and_weights_and_repeats_it
     a = tmp_path / "a"
     curve = json.loads((a / "curve.json").read_text(encoding="utf-8"))
     phases = [p["phase"] for p in curve["curve"]]
-    assert phases == ["distill", "finetune", "finetune"]
+    assert phases == ["tune", "tune", "distill", "finetune", "finetune"]
     assert curve["config"]["seed"] == 3 and curve["config"]["games"] == 12
-    first = curve["curve"][0]
+    assert curve["curve"][0]["score_vs_heuristic"] == 0.0  # the start: the heuristic itself
+    tuned = json.loads((a / "weights.json").read_text(encoding="utf-8"))
+    assert tuned["log"][-1] == {"check_mean": tuned["check_mean"], "check_se": tuned["check_se"]}
+    first = curve["curve"][2]
     assert 0 < first["acc"] <= 1 and first["loss"] > 0 and first["deals"] == 1
     lo, hi = first["ci95"]
     assert lo <= first["score_vs_heuristic"] <= hi
@@ -79,6 +86,7 @@ def test_the_readmes_command_writes_checkpoints_curve_and_weights_and_repeats_it
     ]
     policy = Policy.load(a / "learned.npz")
     assert policy.inputs == INPUTS
+    assert policy.weights == Weights.from_dict(tuned["weights"])  # the prior's weights travel
     # the exported weights play a whole round through the bot interface
     bot = LearnedBot(0, policy)
     st = new_game(seed=4)
@@ -108,7 +116,7 @@ def test_numpy_export_computes_what_torch_computes() -> None:
 
 
 def test_teacher_data_rows_hold_together() -> None:
-    d = teacher_job((7, 0, 3, "heuristic"))
+    d = teacher_job((7, 0, 3, "heuristic", HEURISTIC_WEIGHTS.to_dict()))
     n = len(d["act"])
     assert n > 20 and d["obs"].shape == (n, INPUTS) and d["obs"].dtype == np.uint8
     assert len(d["ret"]) == n
@@ -118,8 +126,20 @@ def test_teacher_data_rows_hold_together() -> None:
     prior = d["obs"][:, PUBLIC:]
     assert ((prior > 0) <= (legal > 0)).all()  # the prior covers legal actions only
     assert all(prior[i, a] == 100 for i, a in enumerate(d["act"]))  # the teacher's choice
-    again = teacher_job((7, 0, 3, "heuristic"))
+    again = teacher_job((7, 0, 3, "heuristic", HEURISTIC_WEIGHTS.to_dict()))
     np.testing.assert_array_equal(d["obs"], again["obs"])
+
+
+def test_a_tuned_teacher_plays_and_ranks_with_its_weights() -> None:
+    """With other weights the heuristic teacher plays other moves, and the prior (the same
+    weights) still gives its choice the top mark."""
+    eager = {"margin_peng": -50.0, "margin_chi": -50.0}
+    d = teacher_job((7, 0, 3, "heuristic", eager))
+    base = teacher_job((7, 0, 3, "heuristic", HEURISTIC_WEIGHTS.to_dict()))
+    prior = d["obs"][:, PUBLIC:]
+    assert all(prior[i, a] == 100 for i, a in enumerate(d["act"]))
+    claims = [a for a in d["act"] if a >= PENG_ID]  # 碰, then the 吃 ids
+    assert len(claims) > len([a for a in base["act"] if a >= PENG_ID])
 
 
 @pytest.mark.parametrize(
@@ -131,6 +151,8 @@ def test_teacher_data_rows_hold_together() -> None:
         (["--games", "0"], "--games"),
         (["--out", "/proc/nonexistent/run"], "/proc/nonexistent/run"),
         (["--init", "/nonexistent/learned.npz"], "/nonexistent/learned.npz"),
+        (["--weights", "/nonexistent/weights.json"], "/nonexistent/weights.json"),
+        (["--weights", "/etc/hostname"], "/etc/hostname"),
     ],
 )
 def test_bad_options_are_one_line(
@@ -144,7 +166,7 @@ def test_bad_options_are_one_line(
 
 def test_search_labels_are_the_search_bots_valuations() -> None:
     """Each row: legal candidates led by the heuristic's choice, paired means, their errors."""
-    d = search_label_job((5, 0, 2, 3, 0.5))
+    d = search_label_job((5, 0, 2, 3, 0.5, HEURISTIC_WEIGHTS.to_dict()))
     n = len(d["n"])
     assert n > 5 and d["obs"].shape == (n, INPUTS) and d["cand"].shape == (n, LABEL_CANDIDATES)
     legal = d["obs"][:, PUBLIC - 317 : PUBLIC]
@@ -158,7 +180,7 @@ def test_search_labels_are_the_search_bots_valuations() -> None:
     assert ((d["n"] >= 1) & (d["n"] <= 3)).all()
     assert (d["se"][:, 0] == 0).all() and (d["se"] >= 0).all()
     assert np.abs(d["q"]).max() < 1000  # balance changes of one round
-    again = search_label_job((5, 0, 2, 3, 0.5))
+    again = search_label_job((5, 0, 2, 3, 0.5, HEURISTIC_WEIGHTS.to_dict()))
     for k in d:
         np.testing.assert_array_equal(d[k], again[k])
 
@@ -193,7 +215,7 @@ def test_search_distillation_phase_runs_from_the_command_line(
     args += ["--search-games", "2", "--search-samples", "2", "--search-epochs", "2"]
     assert run(args) == 0
     curve = json.loads((tmp_path / "curve.json").read_text(encoding="utf-8"))
-    assert [p["phase"] for p in curve["curve"]] == ["distill", "search", "search"]
+    assert [p["phase"] for p in curve["curve"]] == ["tune", "tune", "distill", "search", "search"]
     assert curve["config"]["search_games"] == 2
     last = curve["curve"][-1]
     assert 0 < last["acc"] <= 1
@@ -222,8 +244,8 @@ def test_search_distillation_from_given_weights_and_kept_labels(
         assert z["meta"].tolist() == [2, 3, 2, 1 / 3] and len(z["n"]) > 3
     stamp = labels.stat().st_mtime_ns
     curve = json.loads((tmp_path / "a" / "curve.json").read_text(encoding="utf-8"))["curve"]
-    assert [p["phase"] for p in curve] == ["search"]
-    assert curve[0]["heldout_rows_before"] == curve[0]["heldout_rows"] >= 1
+    assert [p["phase"] for p in curve] == ["tune", "tune", "search"]
+    assert curve[2]["heldout_rows_before"] == curve[2]["heldout_rows"] >= 1
     assert '"phase": "search-start"' in out
     assert train("b") == 0
     assert labels.stat().st_mtime_ns == stamp  # read, not made again
@@ -234,6 +256,42 @@ def test_search_distillation_from_given_weights_and_kept_labels(
     assert train("c", games="4") == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: --search-data:") and "labels.npz" in err and "\n" not in err
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"weights": {"huxi": 9.0}}), encoding="utf-8")
+    assert (
+        run(
+            [
+                "train",
+                "--out",
+                str(tmp_path / "d"),
+                "--seed",
+                "2",
+                *TINY,
+                "--updates",
+                "0",
+                "--epochs",
+                "0",
+                "--init",
+                str(DEFAULT_WEIGHTS),
+                "--search-data",
+                str(labels),
+                "--search-games",
+                "3",
+                "--search-samples",
+                "2",
+                "--search-epochs",
+                "1",
+                "--weights",
+                str(other),
+                "--tune-deals",
+                "0",
+            ]
+        )
+        == 2
+    )
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: --search-data:") and "other heuristic weights" in err
+    assert "'huxi': 9.0" in err and "\n" not in err
 
 
 def test_the_readmes_search_distillation_command_in_a_tiny_form(tmp_path: Path) -> None:

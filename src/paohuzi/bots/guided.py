@@ -12,7 +12,8 @@ in the places where that search uses the heuristic:
   gains clearly more over the same sampled states (a paired test, as the search);
 - **playouts**: every candidate is played on each sampled state (hidden cards
   drawn from the seat's view only, :func:`paohuzi.bots.search.sample_state`) by
-  the heuristic's fast player in all seats; with a ``horizon``, a playout stops
+  the heuristic's fast player in all seats, weighing positions with the policy's
+  own (tuned) heuristic weights, those of its prior; with a ``horizon``, a playout stops
   after that many moves at the seat's next decision and scores it with the
   network's value head, read from the seat's view of the sampled state.
 
@@ -96,7 +97,7 @@ class GuidedBot:
             ids = st.legal_actions(seat)
             if self.horizon is not None and moves >= self.horizon and seat == me and len(ids) > 1:
                 return self.leaf_value(st, me)
-            st.apply_fast(seat, policy(st, seat, ids))
+            st.apply_fast(seat, policy(st, seat, ids, self.learned.policy.weights))
             moves += 1
         res = st.result
         assert res is not None
@@ -109,5 +110,6 @@ class GuidedBot:
 
     def _forward(self, v: SeatView) -> tuple[Any, Any]:
         """The network's logits and value for ``v`` (input: the view, the heuristic's prior)."""
-        x: Any = inputs(v, HeuristicBot(None, self.rules).rank(v))
+        w = self.learned.policy.weights
+        x: Any = inputs(v, HeuristicBot(None, self.rules, w).rank(v))
         return self.learned.policy.forward(x)

@@ -22,7 +22,7 @@ the search bot's playouts reuse it across decisions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..core.cards import COPIES, NUM_FACES
 from ..core.groups import Group, GroupKind
@@ -30,9 +30,11 @@ from ..core.hand import complete_size, waits_counts
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 
 __all__ = [
+    "DEFAULT_WEIGHTS",
     "Block",
     "Decomposition",
     "HandEval",
+    "Weights",
     "decompose_free",
     "evaluate_hand",
     "free_counts",
@@ -325,15 +327,68 @@ class HandEval:
     waits: int  # live winning cards, when one card from a win
 
 
-# Weights of the evaluation (tuned with the arena).
-W_STEP = 12.0
-W_MISSING = 30.0
-W_OUTS = 3.0
-W_HUXI = 0.8
-W_SHORT = 2.5
-W_TENPAI = 14.0
-W_WAIT = 4.0
-W_WAIT_SCORE = 0.6
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The yardstick of the heuristic player: the evaluation's weights, its discard risks and
+    its claim margins.
+
+    The defaults are the hand-tuned ones of the ``heuristic`` bot, the reference
+    opponent of every strength figure; ``paohuzi train`` can tune them
+    (:mod:`paohuzi.train.tune`) for the learned bot, which keeps its own.
+    """
+
+    step: float = 12.0
+    """Per block still to complete."""
+    missing: float = 30.0
+    """Per block the hand lacks altogether."""
+    outs: float = 3.0
+    """Per completing block, by how live its faces are (0–1)."""
+    huxi: float = 0.8
+    """Per 胡息 the hand can plausibly reach (up to ``huxi_cap``)."""
+    huxi_cap: float = 30.0
+    """胡息 beyond this count for nothing."""
+    short: float = 2.5
+    """Per 胡息 below the minimum to win."""
+    tenpai: float = 14.0
+    """A hand one card from a win (听牌)."""
+    wait: float = 4.0
+    """Per live winning card."""
+    wait_score: float = 0.6
+    """Per live winning card, times its score (up to 12)."""
+    risk_pao: float = 5.0
+    """A discard someone may 跑 (a hidden 坎 of the face may be out)."""
+    risk_peng: float = 1.5
+    """A discard someone may 碰 (a pair of it may be out)."""
+    risk_chi: float = 1.2
+    """A discard the 下家 may 吃."""
+    margin_chi: float = 0.5
+    """A 吃 must beat passing by this much."""
+    margin_peng: float = 0.5
+    """A 碰 must beat passing by this much."""
+
+    def to_dict(self) -> dict[str, float]:
+        """The weights by name (the form ``paohuzi train`` writes)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: object) -> Weights:
+        """Weights from :meth:`to_dict`'s form; a clear error for anything else."""
+        names = {f.name for f in fields(cls)}
+        if not isinstance(data, dict):
+            raise ValueError(f"heuristic weights are an object of numbers, got {data!r}")
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"unknown heuristic weights {unknown!r} (known: {sorted(names)})")
+        bad = {
+            k: v for k, v in data.items() if isinstance(v, bool) or not isinstance(v, int | float)
+        }
+        if bad:
+            raise ValueError(f"heuristic weights must be numbers, got {bad!r}")
+        return cls(**{k: float(v) for k, v in data.items()})
+
+
+DEFAULT_WEIGHTS = Weights()
+"""The ``heuristic`` bot's weights."""
 
 
 def _huxi_need(rules: RuleSet) -> int:
@@ -346,12 +401,13 @@ def evaluate_hand(
     unseen: Sequence[int],
     rules: RuleSet = HONG_GUAI_WAN,
     exact: bool = True,
+    w: Weights = DEFAULT_WEIGHTS,
 ) -> HandEval:
     """Score a hand after its discard: structure, liveness and 胡息 (see module doc).
 
     ``hand`` is the count vector (坎 included), ``table`` the seat's groups,
     ``unseen`` the copies of each face the seat has not seen. With ``exact`` a hand
-    one card from a win is scored by its actual waits.
+    one card from a win is scored by its actual waits; ``w`` weighs the parts.
     """
     k = 0
     table_huxi = 0
@@ -399,9 +455,10 @@ def evaluate_hand(
         elif b.huxi:
             huxi += b.huxi * min(1.0, live / 3.0) * 0.6
     need = _huxi_need(rules)
-    value = -W_STEP * steps - W_MISSING * missing + W_OUTS * outs_value + W_HUXI * min(huxi, 30)
+    reach = min(huxi, w.huxi_cap)
+    value = -w.step * steps - w.missing * missing + w.outs * outs_value + w.huxi * reach
     if huxi < need:
-        value -= W_SHORT * (need - huxi)
+        value -= w.short * (need - huxi)
     n_waits = 0
     if exact and steps <= 1 and missing == 0:
         total = n_table + sum(hand) + 1
@@ -413,15 +470,15 @@ def evaluate_hand(
                     n_waits += unseen[face]
                     live_score += unseen[face] * min(score, 12)
                 value = (
-                    W_TENPAI
-                    + W_HUXI * min(huxi, 30)
-                    + W_WAIT * n_waits
-                    + W_WAIT_SCORE * live_score
-                    - W_STEP
+                    w.tenpai
+                    + w.huxi * reach
+                    + w.wait * n_waits
+                    + w.wait_score * live_score
+                    - w.step
                 )
             else:
                 # Complete in shape but not enough 胡息 (or no valid win).
-                value -= W_SHORT * 2
+                value -= w.short * 2
     return HandEval(value, steps, missing, huxi, n_waits)
 
 

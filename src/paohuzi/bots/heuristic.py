@@ -19,15 +19,16 @@ from ..core.hand import complete_size
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import SeatView
 from .base import obvious_action
-from .handeval import decompose_free, evaluate_hand, free_counts, unseen_counts
+from .handeval import (
+    DEFAULT_WEIGHTS,
+    Weights,
+    decompose_free,
+    evaluate_hand,
+    free_counts,
+    unseen_counts,
+)
 
 __all__ = ["Context", "HeuristicBot", "claim_value", "discardable"]
-
-# Discard risk weights.
-R_PAO = 5.0  # someone may hold a hidden 坎 of the face (a 跑 for them)
-R_PENG = 1.5  # someone may hold a pair
-R_CHI = 1.2  # the 下家 may 吃 it
-CLAIM_MARGIN = 0.5  # a claim must beat passing by this much
 
 # For each face: the pairs of other faces that form a set with it (吃 shapes).
 _CHI_PARTNERS: list[list[tuple[int, int]]] = []
@@ -52,7 +53,17 @@ for _x in range(NUM_FACES):
 class Context:
     """What a decision needs from a view: own hand and table, unseen copies, risks."""
 
-    __slots__ = ("hand", "in_pile", "next_dead", "next_pile", "rules", "seat", "table", "unseen")
+    __slots__ = (
+        "hand",
+        "in_pile",
+        "next_dead",
+        "next_pile",
+        "rules",
+        "seat",
+        "table",
+        "unseen",
+        "weights",
+    )
 
     def __init__(
         self,
@@ -63,9 +74,11 @@ class Context:
         piles: Sequence[Sequence[int]],
         dead: Sequence[bool],
         rules: RuleSet,
+        weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
         self.seat = seat
         self.rules = rules
+        self.weights = weights
         self.hand = hand
         self.table = table
         self.unseen = unseen_counts(seen)
@@ -82,7 +95,9 @@ class Context:
         self.next_pile = np
 
     @classmethod
-    def from_view(cls, view: SeatView, rules: RuleSet) -> Context:
+    def from_view(
+        cls, view: SeatView, rules: RuleSet, weights: Weights = DEFAULT_WEIGHTS
+    ) -> Context:
         """The context of the view's seat (what it may know, nothing more)."""
         seat = view.seat
         assert seat is not None
@@ -95,16 +110,19 @@ class Context:
         if view.dealer != seat and seen[view.liangzhang] < 4 and not view.over:
             # The 亮张 is most likely still in the dealer's hand: not available.
             seen[view.liangzhang] += 1
-        return cls(seat, view.hand_counts(), tuple(groups), seen, view.piles, view.dead, rules)
+        return cls(
+            seat, view.hand_counts(), tuple(groups), seen, view.piles, view.dead, rules, weights
+        )
 
     def risk(self, f: int) -> float:
         """What discarding ``f`` may give the others."""
         u = self.unseen
+        w = self.weights
         r = 0.0
         if u[f] >= 3 and not (self.in_pile >> f) & 1:
-            r += R_PAO
+            r += w.risk_pao
         if u[f] >= 2:
-            r += R_PENG * (u[f] - 1) / 2.0
+            r += w.risk_peng * (u[f] - 1) / 2.0
         if not self.next_dead and not (self.next_pile >> f) & 1:
             chi = 0.0
             for a, b in _CHI_PARTNERS[f]:
@@ -112,11 +130,11 @@ class Context:
                     chi += min(u[a], 2) * 0.5 * 0.5
                 else:
                     chi += min(u[a], 2) * min(u[b], 2) / 8.0
-            r += R_CHI * min(chi, 2.0)
+            r += w.risk_chi * min(chi, 2.0)
         return r
 
     def value(self, hand: Sequence[int], table: Sequence[Group]) -> float:
-        return evaluate_hand(hand, table, self.unseen, self.rules).value
+        return evaluate_hand(hand, table, self.unseen, self.rules, True, self.weights).value
 
     def best_discard(
         self, hand: list[int], table: Sequence[Group], faces: Sequence[int], fast: bool = False
@@ -152,13 +170,22 @@ def discardable(hand: Sequence[int]) -> list[int]:
 
 
 class HeuristicBot:
-    """Strong rule-based play from the seat's view only; deterministic."""
+    """Strong rule-based play from the seat's view only; deterministic.
+
+    ``weights`` is its yardstick; the ``heuristic`` bot keeps the defaults.
+    """
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, rules: RuleSet = HONG_GUAI_WAN) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        rules: RuleSet = HONG_GUAI_WAN,
+        weights: Weights = DEFAULT_WEIGHTS,
+    ) -> None:
         self.seed = seed
         self.rules = rules
+        self.weights = weights
 
     def act(self, view: SeatView) -> Action:
         sure = obvious_action(view)
@@ -169,7 +196,7 @@ class HeuristicBot:
 
     def rank(self, view: SeatView) -> list[tuple[float, Action]]:
         """Every legal action with its heuristic value, best first (stable order)."""
-        ctx = Context.from_view(view, self.rules)
+        ctx = Context.from_view(view, self.rules, self.weights)
         legal = view.legal
         out: list[tuple[float, Action]] = []
         if view.phase is Phase.DISCARD:
@@ -188,12 +215,14 @@ class HeuristicBot:
 
 
 def claim_value(ctx: Context, a: Action, fast: bool = False) -> float:
-    """Value of the position a claim (or pass) leads to, after its best discard."""
+    """Value of the position a claim (or pass) leads to, after its best discard, less the
+    claim's margin (a claim shows cards and gives up a turn's flexibility)."""
     kind = a.kind
     if kind is ActionKind.HU:
         return 1e9
     if kind is ActionKind.PASS:
         return ctx.value(ctx.hand, ctx.table)
+    margin = ctx.weights.margin_peng if kind is ActionKind.PENG else ctx.weights.margin_chi
     hand = ctx.hand[:]
     for f in a.hand_cards():
         hand[f] -= 1
@@ -207,4 +236,4 @@ def claim_value(ctx: Context, a: Action, fast: bool = False) -> float:
         v, _f = ctx.best_discard(hand, table, faces, fast)
     else:
         v = ctx.value(hand, table)
-    return v - CLAIM_MARGIN
+    return v - margin

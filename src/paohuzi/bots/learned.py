@@ -6,9 +6,11 @@ bot it sees nothing else:
 
 - the public observation encoding (:func:`paohuzi.env.observation.encode_view`,
   balances left out), and
-- a *prior*: the heuristic bot's value of each legal action relative to its best
-  (:func:`prior`), so that the network starts from the heuristic's judgement and
-  learns where to depart from it.
+- a *prior*: the heuristic player's value of each legal action relative to its
+  best (:func:`prior`), so that the network starts from that judgement and learns
+  where to depart from it. The heuristic here weighs positions with the policy's
+  own :class:`~paohuzi.bots.handeval.Weights`, tuned by ``paohuzi train`` against
+  the ``heuristic`` bot (see :mod:`paohuzi.train.tune`).
 
 Inference needs numpy alone: the weights were exported from torch into
 ``learned.npz`` beside this module (float16, 1.6 MB). The README's model
@@ -17,6 +19,7 @@ card says how it was trained and how strong it is.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,8 @@ from ..core.actions import NUM_ACTIONS, Action
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import SeatView
 from .base import obvious_action
+from .handeval import DEFAULT_WEIGHTS as HEURISTIC_WEIGHTS
+from .handeval import Weights
 from .heuristic import HeuristicBot
 
 __all__ = [
@@ -31,10 +36,12 @@ __all__ = [
     "PRIOR_SPREAD",
     "PRIOR_STEPS",
     "VALUE_SCALE",
+    "WEIGHTS_KEY",
     "LearnedBot",
     "Policy",
     "inputs",
     "prior",
+    "weights_array",
 ]
 
 PRIOR_STEPS = 100
@@ -65,6 +72,13 @@ DEFAULT_WEIGHTS = Path(__file__).with_name("learned.npz")
 """The shipped weights."""
 
 _LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "scale", "alpha")
+WEIGHTS_KEY = "heuristic_weights"
+"""The ``.npz`` entry with the prior's heuristic weights (JSON); absent: the heuristic's own."""
+
+
+def weights_array(w: Weights) -> Any:
+    """``w`` as the ``.npz`` entry :class:`Policy` reads back (a JSON string)."""
+    return _numpy().asarray(json.dumps(w.to_dict(), sort_keys=True))
 
 
 def _numpy() -> Any:
@@ -87,6 +101,13 @@ class Policy:
             raise ValueError(f"policy weights lack {', '.join(missing)}")
         self.p = {k: np.asarray(arrays[k], dtype=np.float32) for k in _LAYERS}
         self.inputs = int(self.p["w1"].shape[0])
+        self.weights = HEURISTIC_WEIGHTS
+        """The weights of the heuristic that gives the prior (tuned by ``paohuzi train``)."""
+        if WEIGHTS_KEY in arrays:
+            try:
+                self.weights = Weights.from_dict(json.loads(str(arrays[WEIGHTS_KEY])))
+            except ValueError as e:
+                raise ValueError(f"policy weights: {WEIGHTS_KEY}: {e}") from None
 
     @classmethod
     def load(cls, path: Path | str = DEFAULT_WEIGHTS) -> Policy:
@@ -150,6 +171,6 @@ class LearnedBot:
         sure = obvious_action(view)
         if sure is not None:
             return sure
-        ranked = HeuristicBot(None, self.rules).rank(view)
+        ranked = HeuristicBot(None, self.rules, self.policy.weights).rank(view)
         aid = self.policy.best(inputs(view, ranked), [a.id for a in view.legal])
         return next(a for a in view.legal if a.id == aid)

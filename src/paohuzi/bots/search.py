@@ -29,6 +29,7 @@ from ..core.groups import Group, GroupKind
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import SeatView
 from .base import obvious_action
+from .handeval import DEFAULT_WEIGHTS, Weights
 from .heuristic import Context, HeuristicBot, claim_value
 
 __all__ = [
@@ -209,7 +210,7 @@ def sample_state(
 # --------------------------------------------------------------------- playouts
 
 
-def _state_context(st: State, seat: int) -> Context:
+def _state_context(st: State, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> Context:
     """The heuristic's context of ``seat`` from a (sampled) state: what it could see."""
     seen = st.hands[seat][:]
     for s in range(3):
@@ -223,17 +224,18 @@ def _state_context(st: State, seat: int) -> Context:
     if w is not None and st.phase is Phase.CLAIM and not w.after_own:
         seen[w.card] += 1
     return Context(
-        seat, st.hands[seat][:], st.table_groups(seat), seen, st.piles, st.dead, st.rules
+        seat, st.hands[seat][:], st.table_groups(seat), seen, st.piles, st.dead, st.rules, weights
     )
 
 
-def policy(st: State, seat: int, ids: Sequence[int]) -> int:
-    """The heuristic player's choice for ``seat`` in a state (fast discard mode)."""
+def policy(st: State, seat: int, ids: Sequence[int], weights: Weights = DEFAULT_WEIGHTS) -> int:
+    """The heuristic player's choice for ``seat`` in a state (fast discard mode), weighing
+    positions with ``weights``."""
     if len(ids) == 1:
         return ids[0]
     if HU_ID in ids:
         return HU_ID
-    ctx = _state_context(st, seat)
+    ctx = _state_context(st, seat, weights)
     if st.phase is Phase.DISCARD:
         return ctx.fast_discard(ids)
     best_v = -1e18
@@ -248,11 +250,11 @@ def policy(st: State, seat: int, ids: Sequence[int]) -> int:
     return best
 
 
-def playout(st: State) -> None:
-    """Play ``st`` to the end of the round with the heuristic in every seat."""
+def playout(st: State, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    """Play ``st`` to the end of the round with the heuristic (``weights``) in every seat."""
     while st.phase is not Phase.OVER:
         seat = st.to_act()[0]
-        st.apply_fast(seat, policy(st, seat, st.legal_actions(seat)))
+        st.apply_fast(seat, policy(st, seat, st.legal_actions(seat), weights))
 
 
 # ----------------------------------------------------------------------- the bot
@@ -299,9 +301,9 @@ class SearchBot:
         )
 
 
-def playout_score(st: State, seat: int) -> float:
+def playout_score(st: State, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """``seat``'s balance change when :func:`playout` ends the round from ``st``."""
-    playout(st)
+    playout(st, weights)
     res = st.result
     assert res is not None
     return float(res.deltas[seat])

@@ -61,6 +61,26 @@ def train(
             "with --epochs 0 the teacher's data is not made.",
         ),
     ] = None,
+    tune_deals: Annotated[
+        int,
+        typer.Option(
+            "--tune-deals",
+            min=0,
+            help="Tune the heuristic's weights (the prior) first, on this many duplicate deals "
+            "per step against the heuristic bot (0: no tuning).",
+        ),
+    ] = 0,
+    tune_sweeps: Annotated[
+        int, typer.Option("--tune-sweeps", min=1, help="Sweeps of the tuning's pattern search.")
+    ] = 2,
+    weights: Annotated[
+        Path | None,
+        typer.Option(
+            "--weights",
+            help="The heuristic's weights for the prior (a run's weights.json), or where "
+            "--tune-deals starts from.",
+        ),
+    ] = None,
     eval_deals: Annotated[
         int, typer.Option("--eval-deals", min=1, help="Duplicate deals per curve point.")
     ] = 30,
@@ -73,10 +93,12 @@ def train(
         str, typer.Option("--backend", help="process (a local pool) or ray (needs Ray).")
     ] = "process",
 ) -> None:
-    """Distil a teacher bot (and optionally the search) into a network, fine-tune, plot the curve.
+    """Tune the heuristic's weights, distil a teacher bot (and optionally the search) into a
+    network, fine-tune, plot the curve.
 
-    Writes checkpoints, learned.npz (the weights the learned bot loads: copy it to
-    src/paohuzi/bots/learned.npz to ship it) and curve.json/curve.png into --out.
+    Writes weights.json (when tuning), checkpoints, learned.npz (the weights the
+    learned bot loads: copy it to src/paohuzi/bots/learned.npz to ship it) and
+    curve.json/curve.png into --out.
     """
     from ..bots import BOTS
     from ..parallel import BACKENDS
@@ -92,6 +114,13 @@ def train(
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         fail("--backend ray needs Ray: pip install 'paohuzi[ray]' (or use --backend process)")
     writable_dir(out, "--out")
+    if weights is not None:
+        from ..train.trainer import read_weights
+
+        try:
+            read_weights(str(weights))
+        except ValueError as e:
+            fail(f"--weights: {e}")
     if init is not None:
         from ..bots.learned import Policy
         from ..train.selfplay import INPUTS
@@ -102,7 +131,7 @@ def train(
             fail(f"--init: {e}")
         if p.inputs != INPUTS:
             fail(f"--init {str(init)!r}: weights for {p.inputs} inputs, not {INPUTS}")
-    from ..train.trainer import TrainConfig, search_data_problem
+    from ..train.trainer import KeptDataError, TrainConfig, search_data_problem
     from ..train.trainer import train as run
 
     cfg = TrainConfig(
@@ -117,6 +146,9 @@ def train(
         search_lr=search_lr,
         search_data=str(search_data) if search_data is not None else None,
         init=str(init) if init is not None else None,
+        tune_deals=tune_deals,
+        tune_sweeps=tune_sweeps,
+        weights=str(weights) if weights is not None else None,
         finetune_updates=updates,
         finetune_episodes=episodes,
         eval_deals=eval_deals,
@@ -127,7 +159,10 @@ def train(
     problem = search_data_problem(cfg)
     if problem is not None:
         fail(f"--search-data: {problem}")
-    curve = run(cfg)
+    try:
+        curve = run(cfg)
+    except KeptDataError as e:  # a kept file that does not fit the weights this run tuned
+        fail(f"--search-data: {e}")
     if curve:
         last = curve[-1]
         typer.echo(

@@ -16,6 +16,7 @@ import numpy as np
 from ..arena import ARENA_RULES, RoundOutcome, seatings, summarize
 from ..bots import Bot, make_bot
 from ..bots.base import obvious_action
+from ..bots.handeval import DEFAULT_WEIGHTS, Weights
 from ..bots.heuristic import HeuristicBot
 from ..bots.learned import LearnedBot, Policy, prior
 from ..core.actions import NUM_ACTIONS, Action
@@ -32,6 +33,7 @@ __all__ = [
     "eval_job",
     "features",
     "search_label_job",
+    "seat_bot",
     "teacher_job",
 ]
 
@@ -49,29 +51,43 @@ def features(st: State, seat: int, ranked: list[tuple[float, Action]]) -> np.nda
     return out
 
 
-def _bot(name: str, seed: int, rules: RuleSet, policy: Policy | None = None) -> Bot:
-    bot: Bot = LearnedBot(seed, policy, rules) if policy is not None else make_bot(name, seed)
+def seat_bot(
+    name: str,
+    seed: int,
+    rules: RuleSet,
+    policy: Policy | None = None,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> Bot:
+    """A training seat's bot: the learned one with ``policy``, or ``name`` (a heuristic with
+    ``weights``)."""
+    if policy is not None:
+        return LearnedBot(seed, policy, rules)
+    if name == "heuristic":
+        return HeuristicBot(seed, rules, weights)
+    bot: Bot = make_bot(name, seed)
     if hasattr(bot, "rules"):
         setattr(bot, "rules", rules)  # noqa: B010 - optional attribute of some bots
     return bot
 
 
-def teacher_job(job: tuple[int, int, int, str]) -> dict[str, Any]:
+def teacher_job(job: tuple[int, int, int, str, dict[str, float]]) -> dict[str, Any]:
     """Games ``start``…``start+count-1`` of the teacher against itself, as training data.
 
     Every decision with a choice becomes a row: the network's input (uint8, see
-    :func:`features`), the teacher's action id, and the seat's balance change at
-    the end of the round.
+    :func:`features`, its prior from a heuristic with these ``weights``), the
+    teacher's action id, and the seat's balance change at the end of the round.
+    A ``heuristic`` teacher plays with the same weights.
     """
-    seed, start, count, teacher = job
+    seed, start, count, teacher, weights = job
+    w = Weights.from_dict(weights)
     obs: list[np.ndarray[Any, Any]] = []
     acts: list[int] = []
     rets: list[float] = []
-    ranker = HeuristicBot(None, ARENA_RULES)
+    ranker = HeuristicBot(None, ARENA_RULES, w)
     for i in range(start, start + count):
         rng = random.Random(f"train:{seed}:{i}")
         st = new_game(ARENA_RULES, seed=rng.randrange(2**63), dealer=rng.randrange(3))
-        bots = [_bot(teacher, rng.randrange(2**31), ARENA_RULES) for _ in range(3)]
+        bots = [seat_bot(teacher, rng.randrange(2**31), ARENA_RULES, None, w) for _ in range(3)]
         rows: list[tuple[int, int]] = []
         while not st.over:
             seat = st.to_act()[0]
@@ -96,7 +112,7 @@ LABEL_CANDIDATES = 3
 """Actions the search labels at a decision: the heuristic's best few (the search bot's)."""
 
 
-def search_label_job(job: tuple[int, int, int, int, float]) -> dict[str, Any]:
+def search_label_job(job: tuple[int, int, int, int, float, dict[str, float]]) -> dict[str, Any]:
     """Games ``start``…``start+count-1`` of the heuristic, some decisions valued by search.
 
     The heuristic plays every seat (so the positions are those a heuristic-like
@@ -111,14 +127,19 @@ def search_label_job(job: tuple[int, int, int, int, float]) -> dict[str, Any]:
     """
     from ..bots.search import candidate_outcomes, paired_gain, playout_score
 
-    seed, start, count, samples, rate = job
+    seed, start, count, samples, rate, weights = job
+    w = Weights.from_dict(weights)
     k = LABEL_CANDIDATES
     obs: list[np.ndarray[Any, Any]] = []
     cands: list[list[int]] = []
     qs: list[list[float]] = []
     ses: list[list[float]] = []
     ns: list[int] = []
-    ranker = HeuristicBot(None, ARENA_RULES)
+    ranker = HeuristicBot(None, ARENA_RULES, w)
+
+    def score(st: State, seat: int) -> float:
+        return playout_score(st, seat, w)
+
     for i in range(start, start + count):
         rng = random.Random(f"label:{seed}:{i}")
         st = new_game(ARENA_RULES, seed=rng.randrange(2**63), dealer=rng.randrange(3))
@@ -132,7 +153,7 @@ def search_label_job(job: tuple[int, int, int, int, float]) -> dict[str, Any]:
             ranked = ranker.rank(v)
             if rng.random() < rate:
                 top = [a for _v, a in ranked[:k]]
-                outcomes = candidate_outcomes(v, ARENA_RULES, rng, top, samples, playout_score)
+                outcomes = candidate_outcomes(v, ARENA_RULES, rng, top, samples, score)
                 n = len(outcomes[0])
                 if n:
                     pad = [0.0] * (k - len(top))
@@ -161,7 +182,8 @@ def eval_job(job: tuple[dict[str, Any], str, int, int, RuleSet]) -> list[list[Ro
     for r, names in enumerate(seatings(["learned", opponent])):
         brng = random.Random(f"curve-bots:{seed}:{index}:{r}")
         bots = [
-            _bot(n, brng.randrange(2**31), rules, policy if n == "learned" else None) for n in names
+            seat_bot(n, brng.randrange(2**31), rules, policy if n == "learned" else None)
+            for n in names
         ]
         st = new_game(rules, seed=dseed, dealer=dealer, balances=(rules.starting_balance,) * 3)
         while not st.over:

@@ -1,5 +1,10 @@
-"""``paohuzi train``: distillation from a teacher bot, then from the search, then fine-tuning.
+"""``paohuzi train``: tuning the heuristic, distillation, search distillation, fine-tuning.
 
+0. **Tuning** (``--tune-deals``): the heuristic's weights, from which the network's
+   prior (and a ``heuristic`` teacher) is computed, are learned by a pattern
+   search on duplicate deals against the ``heuristic`` bot
+   (:mod:`paohuzi.train.tune`); ``--weights`` gives them instead; they travel in
+   the exported ``learned.npz``.
 1. **Data**: the teacher (``heuristic`` by default) plays itself; each decision with
    a choice is a row (the seat's encoded view, the teacher's action, the seat's
    balance change at the end). Jobs run on :func:`paohuzi.parallel.map_jobs`.
@@ -37,9 +42,9 @@ import torch
 from torch import nn
 
 from ..arena import ARENA_RULES
-from ..bots import make_bot
+from ..bots.handeval import DEFAULT_WEIGHTS, Weights
 from ..bots.heuristic import HeuristicBot
-from ..bots.learned import PRIOR_STEPS, VALUE_SCALE
+from ..bots.learned import PRIOR_STEPS, VALUE_SCALE, WEIGHTS_KEY, weights_array
 from ..core.actions import NUM_ACTIONS
 from ..core.engine import new_game
 from ..core.views import view
@@ -51,14 +56,18 @@ from .selfplay import (
     duplicate_eval,
     features,
     search_label_job,
+    seat_bot,
     teacher_job,
 )
+from .tune import tune
 
 __all__ = [
+    "KeptDataError",
     "Net",
     "TrainConfig",
     "export",
     "load_exported",
+    "read_weights",
     "search_choice",
     "search_data_problem",
     "train",
@@ -92,6 +101,9 @@ class TrainConfig:
     search_heldout: float = 0.15  # last share of the labelled rows (the latest rounds) kept out
     search_data: str | None = None  # an .npz of labelled rows: read if present, else written
     init: str | None = None  # start from these exported weights (learned.npz), not at random
+    tune_deals: int = 0  # duplicate deals per step of the heuristic's weights' tuning (0: none)
+    tune_sweeps: int = 2
+    weights: str | None = None  # the heuristic's weights (a JSON file) when not tuned here
     eval_deals: int = 30
     eval_every: int = 10  # fine-tuning updates between curve points
     workers: int = 2
@@ -126,7 +138,7 @@ class Net(nn.Module):
 def load_exported(net: Net, path: str) -> None:
     """Set ``net``'s weights from an ``.npz`` that :func:`export` wrote (the inverse)."""
     with np.load(path) as z:
-        a = {k: torch.from_numpy(z[k].astype(np.float32)) for k in z.files}
+        a = {k: torch.from_numpy(z[k].astype(np.float32)) for k in z.files if k != WEIGHTS_KEY}
     sd = {
         "l1.weight": a["w1"].T,
         "l1.bias": a["b1"],
@@ -148,10 +160,12 @@ def masked_logits(logits: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~legal, -1e9)
 
 
-def export(net: Net) -> dict[str, np.ndarray[Any, Any]]:
-    """The weights as numpy arrays, in the layout :class:`paohuzi.bots.learned.Policy` reads."""
+def export(net: Net, weights: Weights = DEFAULT_WEIGHTS) -> dict[str, np.ndarray[Any, Any]]:
+    """The weights as numpy arrays, in the layout :class:`paohuzi.bots.learned.Policy` reads,
+    with the prior's heuristic ``weights``."""
     sd = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
     return {
+        WEIGHTS_KEY: weights_array(weights),
         "w1": sd["l1.weight"].T.astype(np.float16),
         "b1": sd["l1.bias"].astype(np.float16),
         "w2": sd["l2.weight"].T.astype(np.float16),
@@ -165,14 +179,70 @@ def export(net: Net) -> dict[str, np.ndarray[Any, Any]]:
     }
 
 
-def _data(cfg: TrainConfig) -> dict[str, np.ndarray[Any, Any]]:
+def read_weights(path: str) -> Weights:
+    """Heuristic weights from a JSON file: a run's ``weights.json`` or a plain object."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cannot read heuristic weights {path!r}: {e}") from None
+    if isinstance(data, dict) and isinstance(data.get("weights"), dict):
+        data = data["weights"]
+    try:
+        return Weights.from_dict(data)
+    except ValueError as e:
+        raise ValueError(f"{path!r}: {e}") from None
+
+
+def _weights(cfg: TrainConfig, run: _Run) -> Weights:
+    """The prior's heuristic weights: tuned now, or given, or the --init file's, or the default."""
+    start = DEFAULT_WEIGHTS
+    if cfg.weights is not None:
+        start = read_weights(cfg.weights)
+    elif cfg.init is not None:
+        with np.load(cfg.init) as z:
+            if WEIGHTS_KEY in z.files:
+                start = Weights.from_dict(json.loads(str(z[WEIGHTS_KEY])))
+    if cfg.tune_deals <= 0:
+        return start
+
+    def report(e: dict[str, Any]) -> None:
+        print(json.dumps({"phase": "tune", **e}), flush=True)
+        # The current weights on a sweep's fresh deals, and the last check: unbiased points.
+        if e.get("weights") == "current":
+            run.tune_point(int(e["sweep"]), e["mean"], e["se"], cfg.tune_deals)
+        elif "check_mean" in e:
+            run.tune_point(cfg.tune_sweeps, e["check_mean"], e["check_se"], cfg.tune_deals)
+
+    res = tune(
+        cfg.seed,
+        cfg.tune_deals,
+        cfg.tune_sweeps,
+        start=start,
+        workers=cfg.workers,
+        backend=cfg.backend,
+        report=report,
+    )
+    (Path(cfg.out) / "weights.json").write_text(
+        json.dumps(res.to_dict(), indent=1), encoding="utf-8"
+    )
+    return res.weights
+
+
+def _data(cfg: TrainConfig, weights: Weights) -> dict[str, np.ndarray[Any, Any]]:
     per = 25
-    jobs = [(cfg.seed, s, min(per, cfg.games - s), cfg.teacher) for s in range(0, cfg.games, per)]
+    w = weights.to_dict()
+    jobs = [
+        (cfg.seed, s, min(per, cfg.games - s), cfg.teacher, w) for s in range(0, cfg.games, per)
+    ]
     parts = list(map_jobs(teacher_job, jobs, backend=cfg.backend, workers=cfg.workers))
     return {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "act", "ret")}
 
 
 _SEARCH_KEYS = ("obs", "cand", "q", "se", "n")
+
+
+class KeptDataError(ValueError):
+    """A kept ``--search-data`` file that does not hold this run's labels."""
 
 
 def search_data_problem(cfg: TrainConfig) -> str | None:
@@ -199,25 +269,38 @@ def _search_meta(cfg: TrainConfig) -> np.ndarray[Any, Any]:
     return np.asarray([cfg.seed, cfg.search_games, cfg.search_samples, cfg.search_rate])
 
 
-def _search_data(cfg: TrainConfig) -> dict[str, np.ndarray[Any, Any]]:
-    """The labelled rows: from ``cfg.search_data`` when it holds this run's, else made."""
+def _search_data(cfg: TrainConfig, weights: Weights) -> dict[str, np.ndarray[Any, Any]]:
+    """The labelled rows: from ``cfg.search_data`` when it holds this run's, else made.
+
+    The labels depend on the heuristic's ``weights`` too (it plays, ranks and plays
+    out): a kept file records them, and one made with others is refused.
+    """
     path = Path(cfg.search_data) if cfg.search_data else None
     if path is not None and path.is_file():
         problem = search_data_problem(cfg)
         if problem is not None:
-            raise ValueError(problem)
+            raise KeptDataError(problem)
         with np.load(path) as z:
+            kept = DEFAULT_WEIGHTS
+            if WEIGHTS_KEY in z.files:
+                kept = Weights.from_dict(json.loads(str(z[WEIGHTS_KEY])))
+            if kept != weights:
+                raise KeptDataError(
+                    f"{str(path)!r} holds labels made with other heuristic weights "
+                    f"({kept.to_dict()}, not {weights.to_dict()})"
+                )
             return {k: z[k] for k in _SEARCH_KEYS}
-    data = _label(cfg)
+    data = _label(cfg, weights)
     if path is not None:
-        _save(path, {**data, "meta": _search_meta(cfg)})
+        _save(path, {**data, "meta": _search_meta(cfg), WEIGHTS_KEY: weights_array(weights)})
     return data
 
 
-def _label(cfg: TrainConfig) -> dict[str, np.ndarray[Any, Any]]:
+def _label(cfg: TrainConfig, weights: Weights) -> dict[str, np.ndarray[Any, Any]]:
     per = 10
+    w = weights.to_dict()
     jobs = [
-        (cfg.seed, s, min(per, cfg.search_games - s), cfg.search_samples, cfg.search_rate)
+        (cfg.seed, s, min(per, cfg.search_games - s), cfg.search_samples, cfg.search_rate, w)
         for s in range(0, cfg.search_games, per)
     ]
     parts = list(map_jobs(search_label_job, jobs, backend=cfg.backend, workers=cfg.workers))
@@ -262,13 +345,14 @@ class _Run:
         self.t0 = time.perf_counter()
         self.curve: list[dict[str, Any]] = []
         self.points = 0
+        self.weights = DEFAULT_WEIGHTS  # the prior's heuristic: set by train()
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
 
     def point(self, phase: str, step: int, extra: dict[str, Any]) -> None:
         """Evaluate the greedy policy, save a checkpoint and the curve so far."""
-        arrays = export(self.net)
+        arrays = export(self.net, self.weights)
         seconds = self.elapsed()
         stats = duplicate_eval(
             arrays,
@@ -293,12 +377,29 @@ class _Run:
         _save(self.out / f"{name}.npz", arrays)
         _save(self.out / "learned.npz", arrays)
         self.points += 1
+        self._write_curve()
+        print(json.dumps(p), flush=True)
+
+    def tune_point(self, step: int, mean: float, se: float, deals: int) -> None:
+        """A curve point of the tuning: the heuristic with the weights so far (no network)."""
+        half = 1.96 * se
+        p = {
+            "phase": "tune",
+            "step": step,
+            "seconds": round(self.elapsed(), 1),
+            "score_vs_heuristic": round(mean, 3),
+            "ci95": [round(mean - half, 3), round(mean + half, 3)],
+            "deals": deals,
+        }
+        self.curve.append(p)
+        self._write_curve()
+
+    def _write_curve(self) -> None:
         (self.out / "curve.json").write_text(
             json.dumps({"config": asdict(self.cfg), "curve": self.curve}, indent=1),
             encoding="utf-8",
         )
         plot_curve(self.curve, self.out / "curve.png")
-        print(json.dumps(p), flush=True)
 
     def distill(self, data: dict[str, np.ndarray[Any, Any]]) -> None:
         cfg = self.cfg
@@ -395,10 +496,10 @@ class _Run:
         gen = torch.Generator().manual_seed(cfg.seed + 1)
         update = 0
         game = 0
-        teacher = make_bot(cfg.teacher, 0)
-        if hasattr(teacher, "rules"):
-            setattr(teacher, "rules", ARENA_RULES)  # noqa: B010 - optional attribute of some bots
-        ranker = HeuristicBot(None, ARENA_RULES)
+        # The opponents: the teacher bot as it is (the ``heuristic`` bot, the reference);
+        # the pull goes towards the prior's heuristic (with the run's weights).
+        teacher = seat_bot(cfg.teacher, 0, ARENA_RULES)
+        ranker = HeuristicBot(None, ARENA_RULES, self.weights)
         while update < cfg.finetune_updates:
             xs: list[np.ndarray[Any, Any]] = []
             acts: list[int] = []
@@ -467,6 +568,9 @@ def _save(path: Path, arrays: dict[str, np.ndarray[Any, Any]]) -> None:
     np.savez_compressed(path, allow_pickle=False, **arrays)
 
 
+_PHASE_LABELS = {"tune": "tune (the heuristic's weights)", "distill": "distill (the network)"}
+
+
 def plot_curve(curve: list[dict[str, Any]], path: Path) -> None:
     """Score against the heuristic bot (95% CI) against training time, as a PNG."""
     import matplotlib
@@ -476,6 +580,7 @@ def plot_curve(curve: list[dict[str, Any]], path: Path) -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
     for phase, color in (
+        ("tune", "tab:purple"),
         ("distill", "tab:blue"),
         ("search", "tab:green"),
         ("finetune", "tab:orange"),
@@ -487,13 +592,19 @@ def plot_curve(curve: list[dict[str, Any]], path: Path) -> None:
         m = [p["score_vs_heuristic"] for p in pts]
         lo = [p["ci95"][0] for p in pts]
         hi = [p["ci95"][1] for p in pts]
-        ax.plot(t, m, "o-", color=color, label=phase)
+        ax.plot(t, m, "o-", color=color, label=_PHASE_LABELS.get(phase, phase))
         ax.fill_between(t, lo, hi, color=color, alpha=0.2)
     ax.axhline(0, color="gray", lw=0.8)
     ax.set_xlabel("training time (minutes, data generation included)")
-    ax.set_ylabel("learned − heuristic, points per round")
-    deals = curve[-1]["deals"] if curve else 0
-    ax.set_title(f"learned vs heuristic, {deals} tuning deals × 6 seatings a point (95% CI)")
+    ax.set_ylabel("minus heuristic, points per round")
+    parts = []
+    tuned = [p["deals"] for p in curve if p["phase"] == "tune"]
+    nets = [p["deals"] for p in curve if p["phase"] != "tune"]
+    if tuned:
+        parts.append(f"tuned heuristic: {tuned[-1]} deals × 3 seatings")
+    if nets:
+        parts.append(f"network: {nets[-1]} deals × 6 seatings")
+    ax.set_title("vs the heuristic on tuning deals, 95% CI\n" + "; ".join(parts), fontsize=10)
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path)
@@ -503,8 +614,9 @@ def plot_curve(curve: list[dict[str, Any]], path: Path) -> None:
 def train(cfg: TrainConfig) -> list[dict[str, Any]]:
     """Run the whole recipe; returns the learning curve (also in ``cfg.out``)."""
     run = _Run(cfg)
+    run.weights = _weights(cfg, run)
     if cfg.epochs > 0:
-        data = _data(cfg)
+        data = _data(cfg, run.weights)
         rows = len(data["act"])
         print(
             json.dumps({"phase": "data", "rows": rows, "seconds": round(run.elapsed(), 1)}),
@@ -512,7 +624,7 @@ def train(cfg: TrainConfig) -> list[dict[str, Any]]:
         )
         run.distill(data)
     if cfg.search_games > 0:
-        sdata = _search_data(cfg)
+        sdata = _search_data(cfg, run.weights)
         print(
             json.dumps(
                 {
