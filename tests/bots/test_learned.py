@@ -144,3 +144,15 @@ def test_seated_without_torch_or_pettingzoo() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "3"
+
+
+def test_the_shipped_policy_carries_the_weights_its_tuning_found() -> None:
+    """The README's run wrote docs/learned-weights.json; the shipped file holds those weights."""
+    import json
+
+    from paohuzi.bots.handeval import Weights
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "learned-weights.json"
+    tuned = json.loads(doc.read_text(encoding="utf-8"))
+    assert Policy.load().weights == Weights.from_dict(tuned["weights"]) != HEURISTIC_WEIGHTS
+    assert tuned["log"][-1] == {"check_mean": tuned["check_mean"], "check_se": tuned["check_se"]}
