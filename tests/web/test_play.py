@@ -142,13 +142,18 @@ def test_one_player_plays_a_match_against_two_bots_with_the_keyboard(
             page.keyboard.press("Enter")
             page.wait_for_selector(".settlement", state="detached")
             continue
-        hu = page.locator("button.claim.hu:enabled")
-        claims = page.locator("button.claim:enabled")
-        if hu.count() or claims.count():
-            key = hu.first.get_attribute("aria-keyshortcuts") if hu.count() else "p"
-            if not hu.count() and claims.first.get_attribute("data-text") != "过":
-                key = "1"
-            page.keyboard.press(str(key).split()[0])
+        # The claim buttons read in one go: a window may close between two separate reads.
+        offer = page.evaluate(
+            """() => {
+                const hu = document.querySelector("button.claim.hu:enabled");
+                const first = document.querySelector("button.claim:enabled");
+                if (hu) return hu.getAttribute("aria-keyshortcuts");
+                if (first) return first.getAttribute("data-text") !== "过" ? "1" : "p";
+                return null;
+            }"""
+        )
+        if offer is not None:
+            page.keyboard.press(str(offer).split()[0])
             keys += 1
         elif page.locator(".hand-card.can").count():
             page.keyboard.press("ArrowRight")
