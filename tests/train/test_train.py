@@ -317,3 +317,16 @@ def test_the_readmes_search_distillation_command_in_a_tiny_form(tmp_path: Path) 
     assert [p["phase"] for p in curve["curve"]] == ["search"]
     assert curve["config"]["init"] == str(DEFAULT_WEIGHTS)
     assert (tmp_path / "labels.npz").is_file()
+
+
+def test_a_run_that_only_tunes_says_so_and_writes_the_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["train", "--out", str(tmp_path), "--seed", "1", "--tune-deals", "2"]
+    args += ["--tune-sweeps", "1", "--epochs", "0", "--updates", "0", "--workers", "1"]
+    assert run(args) == 0
+    out = capsys.readouterr().out
+    assert "done: tuned heuristic - heuristic" in out and "weights.json" in out
+    tuned = json.loads((tmp_path / "weights.json").read_text(encoding="utf-8"))
+    Weights.from_dict(tuned["weights"])
+    assert not (tmp_path / "learned.npz").exists()  # no network was trained

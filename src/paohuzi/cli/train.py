@@ -165,7 +165,11 @@ def train(
         fail(f"--search-data: {e}")
     if curve:
         last = curve[-1]
+        # A run that only tuned has no network: its last point is the tuned heuristic's.
+        who, made = ("learned", "learned.npz")
+        if last["phase"] == "tune":
+            who, made = ("tuned heuristic", "weights.json")
         typer.echo(
-            f"done: learned - heuristic {last['score_vs_heuristic']:+.3f} per round "
-            f"{last['ci95']} on {last['deals']} tuning deals; {out}/learned.npz, {out}/curve.png"
+            f"done: {who} - heuristic {last['score_vs_heuristic']:+.3f} per round "
+            f"{last['ci95']} on {last['deals']} tuning deals; {out}/{made}, {out}/curve.png"
         )
