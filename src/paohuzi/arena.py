@@ -21,8 +21,8 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-from .bots import make_bot
-from .core.engine import new_game
+from .bots import Bot, make_bot
+from .core.engine import RoundResult, new_game
 from .core.record import dumps, round_record
 from .core.rules import HONG_GUAI_WAN, RuleSet
 from .core.views import view
@@ -32,6 +32,7 @@ __all__ = [
     "ARENA_RULES",
     "RoundOutcome",
     "deal_seed",
+    "play_bots",
     "play_deal",
     "play_round",
     "run_arena",
@@ -80,6 +81,17 @@ def deal_seed(seed: int, index: int) -> tuple[int, int]:
     """The seed and dealer of deal ``index`` of a run."""
     rng = random.Random(f"arena:{seed}:{index}")
     return rng.randrange(2**63), rng.randrange(3)
+
+
+def play_bots(bots: Sequence[Bot], rules: RuleSet, seed: int, dealer: int) -> RoundResult:
+    """Play one round of deal ``seed`` with these bots in seats 0–2, from the starting
+    balances; its result. (:func:`play_round` also times and records the bots.)"""
+    st = new_game(rules, seed=seed, dealer=dealer, balances=(rules.starting_balance,) * 3)
+    while not st.over:
+        seat = st.to_act()[0]
+        st.apply(seat, bots[seat].act(view(st, seat)).id)
+    assert st.result is not None
+    return st.result
 
 
 def play_round(

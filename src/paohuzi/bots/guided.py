@@ -31,8 +31,7 @@ from ..core.engine import Phase, State
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import SeatView, view
 from .base import obvious_action
-from .heuristic import HeuristicBot
-from .learned import VALUE_SCALE, LearnedBot, Policy, _numpy, inputs
+from .learned import VALUE_SCALE, LearnedBot, Policy, _numpy, policy_inputs
 from .search import compare_candidates, policy
 
 __all__ = ["GuidedBot"]
@@ -110,6 +109,5 @@ class GuidedBot:
 
     def _forward(self, v: SeatView) -> tuple[Any, Any]:
         """The network's logits and value for ``v`` (input: the view, the heuristic's prior)."""
-        w = self.learned.policy.weights
-        x: Any = inputs(v, HeuristicBot(None, self.rules, w).rank(v))
-        return self.learned.policy.forward(x)
+        policy = self.learned.policy
+        return policy.forward(policy_inputs(v, policy, self.rules))

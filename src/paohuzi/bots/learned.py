@@ -40,8 +40,10 @@ __all__ = [
     "LearnedBot",
     "Policy",
     "inputs",
+    "policy_inputs",
     "prior",
     "weights_array",
+    "weights_from_array",
 ]
 
 PRIOR_STEPS = 100
@@ -81,6 +83,11 @@ def weights_array(w: Weights) -> Any:
     return _numpy().asarray(json.dumps(w.to_dict(), sort_keys=True))
 
 
+def weights_from_array(a: Any) -> Weights:
+    """The weights :func:`weights_array` wrote; a ValueError for anything else."""
+    return Weights.from_dict(json.loads(str(a)))
+
+
 def _numpy() -> Any:
     try:
         import numpy
@@ -105,7 +112,7 @@ class Policy:
         """The weights of the heuristic that gives the prior (tuned by ``paohuzi train``)."""
         if WEIGHTS_KEY in arrays:
             try:
-                self.weights = Weights.from_dict(json.loads(str(arrays[WEIGHTS_KEY])))
+                self.weights = weights_from_array(arrays[WEIGHTS_KEY])
             except ValueError as e:
                 raise ValueError(f"policy weights: {WEIGHTS_KEY}: {e}") from None
 
@@ -136,6 +143,11 @@ class Policy:
         """The legal id with the highest logit."""
         logits, _v = self.forward(x)
         return max(legal, key=lambda a: float(logits[a]))
+
+
+def policy_inputs(view: SeatView, policy: Policy, rules: RuleSet) -> Any:
+    """:func:`inputs` for ``view``, its prior ranked by the heuristic with ``policy``'s weights."""
+    return inputs(view, HeuristicBot(None, rules, policy.weights).rank(view))
 
 
 def inputs(view: SeatView, ranked: list[tuple[float, Action]]) -> Any:
@@ -171,6 +183,6 @@ class LearnedBot:
         sure = obvious_action(view)
         if sure is not None:
             return sure
-        ranked = HeuristicBot(None, self.rules, self.policy.weights).rank(view)
-        aid = self.policy.best(inputs(view, ranked), [a.id for a in view.legal])
+        x = policy_inputs(view, self.policy, self.rules)
+        aid = self.policy.best(x, [a.id for a in view.legal])
         return next(a for a in view.legal if a.id == aid)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..arena import ARENA_RULES, RoundOutcome, seatings, summarize
+from ..arena import ARENA_RULES, RoundOutcome, play_bots, seatings, summarize
 from ..bots import Bot, make_bot
 from ..bots.base import obvious_action
 from ..bots.handeval import DEFAULT_WEIGHTS, Weights
@@ -185,12 +185,7 @@ def eval_job(job: tuple[dict[str, Any], str, int, int, RuleSet]) -> list[list[Ro
             seat_bot(n, brng.randrange(2**31), rules, policy if n == "learned" else None)
             for n in names
         ]
-        st = new_game(rules, seed=dseed, dealer=dealer, balances=(rules.starting_balance,) * 3)
-        while not st.over:
-            seat = st.to_act()[0]
-            st.apply(seat, bots[seat].act(view(st, seat)).id)
-        res = st.result
-        assert res is not None
+        res = play_bots(bots, rules, dseed, dealer)
         huxi = res.win.huxi if res.win is not None else 0
         out.append(RoundOutcome(index, r, names, res.deltas, res.winner, huxi))
     return [out]

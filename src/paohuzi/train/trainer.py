@@ -44,7 +44,13 @@ from torch import nn
 from ..arena import ARENA_RULES
 from ..bots.handeval import DEFAULT_WEIGHTS, Weights
 from ..bots.heuristic import HeuristicBot
-from ..bots.learned import PRIOR_STEPS, VALUE_SCALE, WEIGHTS_KEY, weights_array
+from ..bots.learned import (
+    PRIOR_STEPS,
+    VALUE_SCALE,
+    WEIGHTS_KEY,
+    weights_array,
+    weights_from_array,
+)
 from ..core.actions import NUM_ACTIONS
 from ..core.engine import new_game
 from ..core.views import view
@@ -201,7 +207,7 @@ def _weights(cfg: TrainConfig, run: _Run) -> Weights:
     elif cfg.init is not None:
         with np.load(cfg.init) as z:
             if WEIGHTS_KEY in z.files:
-                start = Weights.from_dict(json.loads(str(z[WEIGHTS_KEY])))
+                start = weights_from_array(z[WEIGHTS_KEY])
     if cfg.tune_deals <= 0:
         return start
 
@@ -283,7 +289,7 @@ def _search_data(cfg: TrainConfig, weights: Weights) -> dict[str, np.ndarray[Any
         with np.load(path) as z:
             kept = DEFAULT_WEIGHTS
             if WEIGHTS_KEY in z.files:
-                kept = Weights.from_dict(json.loads(str(z[WEIGHTS_KEY])))
+                kept = weights_from_array(z[WEIGHTS_KEY])
             if kept != weights:
                 raise KeptDataError(
                     f"{str(path)!r} holds labels made with other heuristic weights "

@@ -29,11 +29,9 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from ..arena import ARENA_RULES
+from ..arena import ARENA_RULES, play_bots
 from ..bots.handeval import DEFAULT_WEIGHTS, Weights
 from ..bots.heuristic import HeuristicBot
-from ..core.engine import new_game
-from ..core.views import view
 from ..parallel import map_jobs
 
 __all__ = ["MULTIPLIED", "SHIFTED", "TuneResult", "deal_scores", "score_job", "tune"]
@@ -63,14 +61,7 @@ def score_job(job: tuple[dict[str, float], int, str, int, int]) -> list[float]:
             bots = [
                 HeuristicBot(None, ARENA_RULES, w if s == me else DEFAULT_WEIGHTS) for s in range(3)
             ]
-            st = new_game(
-                ARENA_RULES, seed=dseed, dealer=dealer, balances=(ARENA_RULES.starting_balance,) * 3
-            )
-            while not st.over:
-                seat = st.to_act()[0]
-                st.apply(seat, bots[seat].act(view(st, seat)).id)
-            assert st.result is not None
-            d = st.result.deltas
+            d = play_bots(bots, ARENA_RULES, dseed, dealer).deltas
             total += d[me] - (sum(d) - d[me]) / 2
         out.append(total / 3)
     return out
