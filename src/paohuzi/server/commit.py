@@ -73,14 +73,14 @@ class GroupCommitter:
         """
         loop = asyncio.get_running_loop()
         if loop is not self._loop or self._task is None or self._task.done():
-            self._start(loop)
+            self._start_writer(loop)
         assert self._wake is not None
         done: asyncio.Future[None] = loop.create_future()
         self._queue.append((write, then, rows, done))
         self._wake.set()
         await done
 
-    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _start_writer(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._wake = asyncio.Event()
         self._task = loop.create_task(self._writer(), name="paohuzi-group-commit")
@@ -91,9 +91,10 @@ class GroupCommitter:
             await self._wake.wait()
             self._wake.clear()
             while self._queue:
-                await self._write(self._take())  # (no local: a batch is not kept till the next)
+                # (no local: a batch is not kept till the next)
+                await self._write(self._next_batch())
 
-    def _take(self) -> list[_Item]:
+    def _next_batch(self) -> list[_Item]:
         batch = self._queue[: self.max_batch]
         del self._queue[: self.max_batch]
         return batch
