@@ -38,6 +38,18 @@ def marked(name: str) -> str:
     raise AssertionError(f"README has no <!-- {name} --> block")
 
 
+def test_every_marked_block_has_a_test_of_its_own() -> None:
+    """The generic runner skips marked blocks, so some test must read each one by name, or
+    (the compiled build, which CI builds apart) a CI script must run each of its commands."""
+    tests = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
+    ci = "".join(p.read_text(encoding="utf-8") for p in (ROOT / ".ci").iterdir() if p.is_file())
+    for marker, _lang, body in blocks():
+        if marker is None or f'"{marker}"' in tests or f"<!-- {marker} -->" in tests:
+            continue
+        commands = [line.split("#")[0].strip() for line in body.splitlines() if line.strip()]
+        assert commands and all(c in ci for c in commands), f"nothing runs <!-- {marker} -->"
+
+
 def test_readme_opens_with_play_then_test_command() -> None:
     first = [m for m, _l, _b in blocks()][:2]
     assert first == ["play-command", "test-command"]
