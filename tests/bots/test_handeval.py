@@ -14,10 +14,13 @@ from paohuzi.bots.handeval import (
     decompose_free,
     evaluate_hand,
     free_counts,
+    lean_ranges,
+    mingtang_lean,
     unseen_counts,
 )
 from paohuzi.core.cards import counts_of, parse_faces
 from paohuzi.core.groups import parse_groups
+from paohuzi.core.rules import HONG_GUAI_WAN
 
 
 def _brute(counts: list[int]) -> float:
@@ -112,6 +115,8 @@ def test_the_heuristic_bots_weights_stay_as_they_were_tuned_by_hand() -> None:
         "risk_chi": 1.2,
         "margin_chi": 0.5,
         "margin_peng": 0.5,
+        "red": 0.0,
+        "size": 0.0,
     }
 
 
@@ -129,3 +134,44 @@ def test_weights_weigh_the_evaluation() -> None:
     assert capped.value == pytest.approx(base.value - 0.8 * (min(base.huxi, 30.0) - 5))
     steps = evaluate_hand(hand, table, unseen, exact=False, w=replace(DEFAULT_WEIGHTS, step=13.0))
     assert steps.value == pytest.approx(base.value - base.steps)
+
+
+def test_mingtang_lean_credits_red_cards_and_one_size() -> None:
+    """Red cards owned beyond 7 (up to 12) and cards of one size beyond 13 (up to 19), §11."""
+    w = replace(DEFAULT_WEIGHTS, red=2.0, size=0.5)
+    table = parse_groups("碰:贰贰贰 吃:壹贰叁")  # red: 贰 ×4; big: 6
+    hand = counts_of(parse_faces("二七十 七七 二二 四五六 一"))  # red: 二 ×3, 七 ×3, 十; small: 11
+    assert mingtang_lean(hand, table, w) == 2.0 * (11 - 7)  # one size: 11, below 13
+    assert mingtang_lean(hand, table, DEFAULT_WEIGHTS) == 0.0  # the heuristic's: no lean
+    many = counts_of(parse_faces("二二二 七七七 十十十 四五六 一一 三"))  # 9 red + 4 = 13: capped
+    assert mingtang_lean(many, table, replace(DEFAULT_WEIGHTS, red=1.0)) == 12 - 7
+    small = counts_of(parse_faces("一一一 二二 三三 四四 五五 六六 八八 九九 十十"))  # 19 small
+    assert mingtang_lean(small, (), replace(DEFAULT_WEIGHTS, size=1.0)) == 19 - 13
+    assert mingtang_lean(small, table, replace(DEFAULT_WEIGHTS, size=1.0)) == 19 - 13  # capped
+    ti = parse_groups("提:拾拾拾拾 碰:玖玖玖")  # a 提 counts its four cards: 4 red, 7 big
+    big = counts_of(parse_faces("壹壹壹 叁叁 肆肆 伍伍 陆陆"))
+    assert mingtang_lean(big, ti, replace(DEFAULT_WEIGHTS, red=1.0, size=1.0)) == 0 + (18 - 13)
+
+
+def test_the_lean_follows_the_rule_sets_thresholds() -> None:
+    """The ranges come from the 名堂 thresholds of the rule set (§11, §15)."""
+    assert lean_ranges() == ((7, 12), (13, 19))
+    rules = replace(HONG_GUAI_WAN, honghu_min_red=13, xiaozi_min_small=15, dazi_min_big=16)
+    assert lean_ranges(rules) == ((10, 15), (12, 17))
+    hand = counts_of(parse_faces("二二二 七七七 十十十 四五六 一一 三"))  # 9 red
+    w = replace(DEFAULT_WEIGHTS, red=1.0)
+    assert mingtang_lean(hand, (), w) == 2 and mingtang_lean(hand, (), w, rules) == 0
+
+
+def test_the_lean_moves_the_heuristics_value() -> None:
+    """Context.value adds :func:`mingtang_lean` to the evaluation when its weights are set."""
+    from paohuzi.bots.heuristic import Context
+
+    table = parse_groups("碰:贰贰贰")
+    hand = counts_of(parse_faces("二七十 七七 二二 四五六 一"))
+    w = replace(DEFAULT_WEIGHTS, red=3.0)
+    args = (0, hand, table, [0] * 20, ((), (), ()), (False,) * 3, HONG_GUAI_WAN)
+    plain = Context(*args).value(hand, table)
+    assert plain == evaluate_hand(hand, table, unseen_counts([0] * 20)).value
+    leaning = Context(*args, weights=w).value(hand, table)
+    assert leaning == pytest.approx(plain + 3.0 * (10 - 7))

@@ -319,6 +319,35 @@ def test_the_readmes_search_distillation_command_in_a_tiny_form(tmp_path: Path) 
     assert (tmp_path / "labels.npz").is_file()
 
 
+def test_the_readmes_lean_distillation_command_in_a_tiny_form(tmp_path: Path) -> None:
+    """The shipped network's command: distillation from the scan's weights, no tuning."""
+    args = _readme_command("lean-train-command")
+    given = args[args.index("--weights") + 1]
+    assert given == "docs/learned-lean.json" and "--tune-deals" not in args
+    sizes = {
+        "--out": str(tmp_path / "run"),
+        "--weights": str(ROOT / given),
+        "--games": "3",
+        "--epochs": "1",
+        "--eval-deals": "1",
+        "--workers": "1",
+    }
+    assert set(sizes) <= set(args), f"the README's command lacks {set(sizes) - set(args)}"
+    for i, w in enumerate(args[:-1]):
+        if w in sizes:
+            args[i + 1] = sizes[w]
+    assert run(args) == 0
+    curve = json.loads((tmp_path / "run" / "curve.json").read_text(encoding="utf-8"))
+    assert [p["phase"] for p in curve["curve"]] == ["distill"]
+    scan = json.loads((ROOT / given).read_text(encoding="utf-8"))
+    assert Policy.load(tmp_path / "run" / "learned.npz").weights == Weights.from_dict(
+        scan["weights"]
+    )
+    assert not (tmp_path / "run" / "weights.json").exists()  # nothing was tuned
+    kept = json.loads((ROOT / "docs" / "learned-lean-curve.json").read_text(encoding="utf-8"))
+    assert kept["config"]["weights"] == given and kept["config"]["games"] == 4000
+
+
 def test_a_run_that_only_tunes_says_so_and_writes_the_weights(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

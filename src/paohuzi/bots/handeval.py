@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
-from ..core.cards import COPIES, NUM_FACES
+from ..core.cards import COPIES, NUM_FACES, RED_FACES
 from ..core.groups import Group, GroupKind
 from ..core.hand import complete_size, waits_counts
 from ..core.rules import HONG_GUAI_WAN, RuleSet
@@ -38,6 +38,8 @@ __all__ = [
     "decompose_free",
     "evaluate_hand",
     "free_counts",
+    "lean_ranges",
+    "mingtang_lean",
     "unseen_counts",
 ]
 
@@ -311,6 +313,54 @@ def decompose_free(free: Sequence[int]) -> Decomposition:
     return d
 
 
+def lean_ranges(rules: RuleSet = HONG_GUAI_WAN) -> tuple[tuple[int, int], tuple[int, int]]:
+    """What :func:`mingtang_lean` credits: the red cards owned from the first to the second
+    number, and the cards of one size likewise. For 红拐弯, (7, 12) and (13, 19).
+
+    红胡 needs ``honghu_min_red`` (10) red cards among everything the winner owns, and each
+    one more adds a 番 (RULES.md §11); three short is where a hand starts to have a chance
+    of it, two beyond where the credit stops. 小字 needs 16 small cards, 大字 18 big ones.
+    """
+    red = rules.honghu_min_red
+    lo = min(rules.xiaozi_min_small, rules.dazi_min_big)
+    hi = max(rules.xiaozi_min_small, rules.dazi_min_big)
+    return (red - 3, red + 2), (lo - 3, hi + 1)
+
+
+_RED = tuple(1 if f in RED_FACES else 0 for f in range(NUM_FACES))
+
+
+def mingtang_lean(
+    hand: Sequence[int], table: Sequence[Group], w: Weights, rules: RuleSet = HONG_GUAI_WAN
+) -> float:
+    """Credit for owning many red cards, or many of one size: the way to the 名堂 that
+    multiply a win's score (红胡, 小字/大字, RULES.md §11).
+
+    :func:`evaluate_hand` values 胡息, which only adds 囤; a 名堂 multiplies them, so a hand
+    that keeps its red cards (or its small or big ones) is worth more than its 胡息 say.
+    ``w.red`` and ``w.size`` weigh the two (0 for the ``heuristic`` bot), per card in the
+    ranges of :func:`lean_ranges`.
+    """
+    red = small = 0
+    for f in range(NUM_FACES):
+        n = hand[f]
+        if n:
+            red += n * _RED[f]
+            if f < 10:
+                small += n
+    owned = sum(hand)
+    for g in table:
+        for f in g.faces:
+            red += _RED[f]
+            if f < 10:
+                small += 1
+        owned += len(g.faces)
+    one_size = max(small, owned - small)
+    (rlo, rhi), (slo, shi) = lean_ranges(rules)
+    credit = w.red * min(max(red - rlo, 0), rhi - rlo)
+    return credit + w.size * min(max(one_size - slo, 0), shi - slo)
+
+
 def unseen_counts(seen: Sequence[int]) -> list[int]:
     """Copies of each face not yet seen (4 minus what is visible)."""
     return [max(0, COPIES - s) for s in seen]
@@ -365,6 +415,10 @@ class Weights:
     """A 吃 must beat passing by this much."""
     margin_peng: float = 0.5
     """A 碰 must beat passing by this much."""
+    red: float = 0.0
+    """Per red card owned beyond 7, up to 12 (toward 红胡; :func:`lean_ranges`)."""
+    size: float = 0.0
+    """Per card of the more numerous size beyond 13, up to 19 (toward 小字/大字)."""
 
     def to_dict(self) -> dict[str, float]:
         """The weights by name (the form ``paohuzi train`` writes)."""

@@ -25,6 +25,7 @@ from .handeval import (
     decompose_free,
     evaluate_hand,
     free_counts,
+    mingtang_lean,
     unseen_counts,
 )
 
@@ -134,7 +135,11 @@ class Context:
         return r
 
     def value(self, hand: Sequence[int], table: Sequence[Group]) -> float:
-        return evaluate_hand(hand, table, self.unseen, self.rules, True, self.weights).value
+        w = self.weights
+        v = evaluate_hand(hand, table, self.unseen, self.rules, True, w).value
+        if w.red or w.size:
+            v += mingtang_lean(hand, table, w, self.rules)
+        return v
 
     def best_discard(
         self, hand: list[int], table: Sequence[Group], faces: Sequence[int], fast: bool = False
