@@ -71,7 +71,7 @@ def test_a_bad_base_or_deal_count_is_one_error_line(
     base = tmp_path / "base.json"
     base.write_text("{not json", encoding="utf-8")
     assert weight_scan.main(["--base", str(base), "--tag", "t", '{"red": 1}']) == 2
-    assert "cannot read weights" in capsys.readouterr().err
+    assert "cannot read heuristic weights" in capsys.readouterr().err
     args = ["--base", str(ROOT / "docs" / "learned-weights.json"), "--tag", "t", "--deals", "1"]
     assert weight_scan.main([*args, '{"red": 1}']) == 2
     assert "--deals must be at least 2" in capsys.readouterr().err

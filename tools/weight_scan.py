@@ -27,18 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from paohuzi.bots.handeval import Weights
-from paohuzi.train.tune import _mean_se, deal_scores
-
-
-def read_weights(path: str) -> Weights:
-    """Weights from a JSON file: a run's ``weights.json``, a scan's, or a plain object."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise ValueError(f"cannot read weights {path!r}: {e}") from None
-    if isinstance(data, dict) and isinstance(data.get("weights"), dict):
-        data = data["weights"]
-    return Weights.from_dict(data)
+from paohuzi.train.tune import _mean_se, deal_scores, read_weights
 
 
 def variant(text: str, base: Weights) -> tuple[dict[str, float], Weights]:

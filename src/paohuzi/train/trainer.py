@@ -65,7 +65,7 @@ from .selfplay import (
     seat_bot,
     teacher_job,
 )
-from .tune import tune
+from .tune import read_weights, tune
 
 __all__ = [
     "KeptDataError",
@@ -183,20 +183,6 @@ def export(net: Net, weights: Weights = DEFAULT_WEIGHTS) -> dict[str, np.ndarray
         "scale": sd["scale"].astype(np.float32),
         "alpha": np.asarray([sd["alpha"]], np.float32).reshape(1),
     }
-
-
-def read_weights(path: str) -> Weights:
-    """Heuristic weights from a JSON file: a run's ``weights.json`` or a plain object."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise ValueError(f"cannot read heuristic weights {path!r}: {e}") from None
-    if isinstance(data, dict) and isinstance(data.get("weights"), dict):
-        data = data["weights"]
-    try:
-        return Weights.from_dict(data)
-    except ValueError as e:
-        raise ValueError(f"{path!r}: {e}") from None
 
 
 def _weights(cfg: TrainConfig, run: _Run) -> Weights:

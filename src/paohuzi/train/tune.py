@@ -27,17 +27,27 @@ moves. ``tools/weight_scan.py`` scores chosen values of it on the same kind of d
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from ..arena import ARENA_RULES, play_bots
 from ..bots.handeval import DEFAULT_WEIGHTS, Weights
 from ..bots.heuristic import HeuristicBot
 from ..parallel import map_jobs
 
-__all__ = ["MULTIPLIED", "SHIFTED", "TuneResult", "deal_scores", "score_job", "tune"]
+__all__ = [
+    "MULTIPLIED",
+    "SHIFTED",
+    "TuneResult",
+    "deal_scores",
+    "read_weights",
+    "score_job",
+    "tune",
+]
 
 MULTIPLIED = ("huxi", "huxi_cap", "short", "step", "outs", "risk_pao", "risk_peng", "risk_chi")
 """Weights stepped by a factor (their scale matters, not their sign)."""
@@ -78,6 +88,20 @@ def deal_scores(
         (w.to_dict(), seed, tag, s, min(_PER_JOB, deals - s)) for s in range(0, deals, _PER_JOB)
     ]
     return [x for part in map_jobs(score_job, jobs, backend=backend, workers=workers) for x in part]
+
+
+def read_weights(path: str) -> Weights:
+    """Heuristic weights from a JSON file: a run's ``weights.json``, a scan's, or a plain object."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cannot read heuristic weights {path!r}: {e}") from None
+    if isinstance(data, dict) and isinstance(data.get("weights"), dict):
+        data = data["weights"]
+    try:
+        return Weights.from_dict(data)
+    except ValueError as e:
+        raise ValueError(f"{path!r}: {e}") from None
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
