@@ -75,6 +75,12 @@ def test_a_bad_base_or_deal_count_is_one_error_line(
     args = ["--base", str(ROOT / "docs" / "learned-weights.json"), "--tag", "t", "--deals", "1"]
     assert weight_scan.main([*args, '{"red": 1}']) == 2
     assert "--deals must be at least 2" in capsys.readouterr().err
+    args[-1] = "2"
+    assert weight_scan.main([*args, "--workers", "0", '{"red": 1}']) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
+    nowhere = tmp_path / "no" / "scan.json"
+    assert weight_scan.main([*args, "--write", str(nowhere), '{"red": 1}']) == 2
+    assert str(tmp_path / "no") in capsys.readouterr().err
 
 
 def test_the_readmes_scan_command_in_a_tiny_form(

@@ -52,11 +52,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--write", type=Path, help="keep the scan (and the best weights) here")
     args = ap.parse_args(argv)
+    problem = None
     if args.deals < 2:
-        print(
-            f"error: --deals must be at least 2 (a standard error needs two), got {args.deals}",
-            file=sys.stderr,
-        )
+        problem = f"--deals must be at least 2 (a standard error needs two), got {args.deals}"
+    elif args.workers < 1:
+        problem = f"--workers must be at least 1, got {args.workers}"
+    elif args.write is not None and not args.write.parent.is_dir():
+        problem = f"--write {str(args.write)!r}: no such folder {str(args.write.parent)!r}"
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     try:
         base = read_weights(args.base)
