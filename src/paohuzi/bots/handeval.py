@@ -327,7 +327,7 @@ def lean_ranges(rules: RuleSet = HONG_GUAI_WAN) -> tuple[tuple[int, int], tuple[
     return (red - 3, red + 2), (lo - 3, hi + 1)
 
 
-_RED = tuple(1 if f in RED_FACES else 0 for f in range(NUM_FACES))
+_RED_LIST = tuple(sorted(RED_FACES))
 
 
 def mingtang_lean(
@@ -341,21 +341,14 @@ def mingtang_lean(
     ``w.red`` and ``w.size`` weigh the two (0 for the ``heuristic`` bot), per card in the
     ranges of :func:`lean_ranges`.
     """
-    red = small = 0
-    for f in range(NUM_FACES):
-        n = hand[f]
-        if n:
-            red += n * _RED[f]
-            if f < 10:
-                small += n
+    red = sum(hand[f] for f in _RED_LIST)
+    big = sum(hand[10:])
     owned = sum(hand)
-    for g in table:
-        for f in g.faces:
-            red += _RED[f]
-            if f < 10:
-                small += 1
+    for g in table:  # a group's red and big cards are counted once, when it is made
+        red += g.red
+        big += g.big
         owned += len(g.faces)
-    one_size = max(small, owned - small)
+    one_size = max(big, owned - big)
     (rlo, rhi), (slo, shi) = lean_ranges(rules)
     credit = w.red * min(max(red - rlo, 0), rhi - rlo)
     return credit + w.size * min(max(one_size - slo, 0), shi - slo)
