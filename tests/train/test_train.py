@@ -52,14 +52,18 @@ def _readme_command(marker: str = "train-command") -> list[str]:
 
 def _train(out: Path, seed: int = 3) -> int:
     """The README's command in a tiny form: its sizes shrunk, its seed and --out replaced."""
-    args = _readme_command()
     sizes = dict(zip(TINY[::2], TINY[1::2], strict=True))
     sizes |= {"--out": str(out), "--seed": str(seed)}
+    return run(_shrunk(_readme_command(), sizes))
+
+
+def _shrunk(args: list[str], sizes: dict[str, str]) -> list[str]:
+    """``args`` with each option of ``sizes`` given that value (the README's must have it)."""
     assert set(sizes) <= set(args), f"the README's command lacks {set(sizes) - set(args)}"
     for i, w in enumerate(args[:-1]):
         if w in sizes:
             args[i + 1] = sizes[w]
-    return run(args)
+    return args
 
 
 def test_the_readmes_command_writes_checkpoints_curve_and_weights_and_repeats_itself(
@@ -308,11 +312,7 @@ def test_the_readmes_search_distillation_command_in_a_tiny_form(tmp_path: Path) 
         "--eval-deals": "1",
         "--workers": "1",
     }
-    assert set(sizes) <= set(args), f"the README's command lacks {set(sizes) - set(args)}"
-    for i, w in enumerate(args[:-1]):
-        if w in sizes:
-            args[i + 1] = sizes[w]
-    assert run(args) == 0
+    assert run(_shrunk(args, sizes)) == 0
     curve = json.loads((tmp_path / "run" / "curve.json").read_text(encoding="utf-8"))
     assert [p["phase"] for p in curve["curve"]] == ["search"]
     assert curve["config"]["init"] == str(DEFAULT_WEIGHTS)
@@ -332,11 +332,7 @@ def test_the_readmes_lean_distillation_command_in_a_tiny_form(tmp_path: Path) ->
         "--eval-deals": "1",
         "--workers": "1",
     }
-    assert set(sizes) <= set(args), f"the README's command lacks {set(sizes) - set(args)}"
-    for i, w in enumerate(args[:-1]):
-        if w in sizes:
-            args[i + 1] = sizes[w]
-    assert run(args) == 0
+    assert run(_shrunk(args, sizes)) == 0
     curve = json.loads((tmp_path / "run" / "curve.json").read_text(encoding="utf-8"))
     assert [p["phase"] for p in curve["curve"]] == ["distill"]
     scan = json.loads((ROOT / given).read_text(encoding="utf-8"))
