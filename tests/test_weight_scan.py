@@ -98,10 +98,11 @@ def test_the_readmes_scan_command_in_a_tiny_form(
     args = words[2:]
     assert args[args.index("--base") + 1] == "docs/learned-weights.json"
     assert args[args.index("--write") + 1] == "docs/learned-lean.json"
-    sizes = {"--deals": "2", "--write": str(tmp_path / "lean.json"), "--base": ""}
+    base = str(ROOT / args[args.index("--base") + 1])
+    sizes = {"--deals": "2", "--write": str(tmp_path / "lean.json"), "--base": base}
     for i, w in enumerate(args[:-1]):
         if w in sizes:
-            args[i + 1] = sizes[w] or str(ROOT / args[i + 1])
+            args[i + 1] = sizes[w]
     assert weight_scan.main([*args, "--workers", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 + 4  # the base and the four variants
