@@ -158,8 +158,8 @@ class Player:
                         m = json.loads(text)
                         self.messages.append(m)
                         await self._on(ws, m, act and not self.spectate)
-                        if self.over is not None:
-                            return
+                        if self.over is not None and self.pending is None:
+                            return  # (an intent resent on reconnecting is answered after it)
             except (OSError, websockets.ConnectionClosed):
                 self.reconnects += 1
                 await asyncio.sleep(0.1)

@@ -100,8 +100,8 @@ class Roamer(Player):
                         if m["type"] == "ack":
                             self.ack_times.append((time.monotonic(), m["decision"]))
                         await self._on(ws, m, act)
-                        if self.over is not None:
-                            return
+                        if self.over is not None and self.pending is None:
+                            return  # (an intent resent on reconnecting is answered after it)
             except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidStatus):
                 self.reconnects += 1
                 self.at = (self.at + 1) % len(self.servers)

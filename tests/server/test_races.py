@@ -14,8 +14,10 @@ import pytest
 
 from paohuzi.core.actions import HU_ID, PASS_ID, PENG_ID, ActionKind
 from paohuzi.core.state import Phase, State
+from paohuzi.server.db import MatchRow
 from paohuzi.server.errors import ApiError
 from paohuzi.server.limits import PlaySettings
+from paohuzi.server.tables import Table
 
 from .harness import Seat, act, find_window, make_table, stored
 
@@ -280,3 +282,35 @@ async def test_a_seat_on_its_latest_prompt_is_refused_only_once_its_decision_clo
         await table.stop()
     print("accepted, overtaken, on an older prompt:", accepted, overtaken, older)
     assert accepted > 200 and overtaken > 5 and older > 5, (accepted, overtaken, older)
+
+
+async def test_the_last_intent_retried_after_the_end_is_acknowledged(tmp_path: Path) -> None:
+    # A socket that dies between the match's last commit and its ack comes back to a match
+    # that is over: its client resends the intent and must learn it was applied (a duplicate
+    # ack), not be told "match_over" as if it had been refused; also once the finished
+    # match is served from the database.
+    table = await make_table(tmp_path, 5)
+    seats = [Seat(i) for i in range(3)]
+    rng = random.Random(5)
+    last: tuple[int, int, str] | None = None
+    while not table.ended:
+        s = table.state.to_act()[0]
+        ids = table.state.legal_actions(s)
+        last = (s, ids[rng.randrange(len(ids))], f"c{table.version}")
+        assert (await act(table, seats[s], last[1], last[2]))["type"] == "ack"
+    assert last is not None
+    s, aid, cid = last
+    final = table.version
+    again = await act(table, seats[s], aid, cid)
+    assert (again["decision"], again["duplicate"]) == (final, True)
+    with pytest.raises(ApiError, match="over"):  # a new intent is refused
+        await table.intent(seats[s].conn, aid, table.version, "new")
+
+    async with table.sessions() as db:
+        row = await db.get(MatchRow, table.match_id)
+        assert row is not None and row.status == "finished"
+        loaded = await Table.load(table.sessions, row, table.seats)
+    assert loaded.ended and loaded.version == final
+    back = Seat(s)
+    again = await act(loaded, back, aid, cid)
+    assert (again["decision"], again["duplicate"]) == (final, True)
