@@ -11,6 +11,7 @@ from paohuzi.bots.handeval import (
     DEFAULT_WEIGHTS,
     PAIR,
     PART,
+    PENGPENG_SINGLES,
     decompose_free,
     evaluate_hand,
     free_counts,
@@ -117,6 +118,8 @@ def test_the_heuristic_bots_weights_stay_as_they_were_tuned_by_hand() -> None:
         "margin_peng": 0.5,
         "red": 0.0,
         "size": 0.0,
+        "few_red": 0.0,
+        "pengpeng": 0.0,
     }
 
 
@@ -153,6 +156,40 @@ def test_mingtang_lean_credits_red_cards_and_one_size() -> None:
     assert mingtang_lean(big, ti, replace(DEFAULT_WEIGHTS, red=1.0, size=1.0)) == 0 + (18 - 13)
 
 
+def test_mingtang_lean_credits_few_red_cards() -> None:
+    """乌胡 (no red card) and 点胡 (exactly one) multiply a win (§11): credit per red card
+    short of 2, counted over the hand and the table; none from 2 red cards up."""
+    w = replace(DEFAULT_WEIGHTS, few_red=3.0)
+    black = counts_of(parse_faces("一一一 三四五 六八九 壹壹 叁肆伍"))  # no red card
+    assert mingtang_lean(black, (), w) == 3.0 * 2
+    assert mingtang_lean(black, parse_groups("碰:玖玖玖"), w) == 3.0 * 2
+    assert mingtang_lean(black, parse_groups("吃:壹贰叁"), w) == 3.0 * 1  # 贰: one red
+    assert mingtang_lean(black, parse_groups("碰:贰贰贰"), w) == 0.0  # three red
+    one = counts_of(parse_faces("一一一 三四五 六八九 壹壹 叁肆伍 七"))
+    assert mingtang_lean(one, (), w) == 3.0 * 1
+    assert mingtang_lean(black, (), DEFAULT_WEIGHTS) == 0.0  # the heuristic's: no lean
+    # A rule set that scores neither 名堂 gives it nothing; one that scores either does.
+    neither = replace(HONG_GUAI_WAN, wuhu=0, dianhu=0)
+    assert mingtang_lean(black, (), w, neither) == 0.0
+    assert mingtang_lean(black, (), w, replace(neither, dianhu=3)) == 3.0 * 2
+
+
+def test_mingtang_lean_credits_few_singles_while_no_chi_is_on_the_table() -> None:
+    """碰碰胡 takes same-face groups only (§11): with no 吃 on the table, credit per single
+    (a face held once) short of PENGPENG_SINGLES; a 吃 on the table ends it."""
+    w = replace(DEFAULT_WEIGHTS, pengpeng=2.0)
+    hand = counts_of(parse_faces("一一一 三三 四 六六 九 壹壹 叁 伍"))  # singles: 四 九 叁 伍
+    assert PENGPENG_SINGLES == 8
+    assert mingtang_lean(hand, (), w) == 2.0 * (8 - 4)
+    assert mingtang_lean(hand, parse_groups("碰:玖玖玖 偎:陆陆陆"), w) == 2.0 * (8 - 4)
+    assert mingtang_lean(hand, parse_groups("碰:玖玖玖 吃:陆柒捌"), w) == 0.0
+    loose = counts_of(parse_faces("一二三四五六七八九十 壹"))  # 11 singles: none to credit
+    assert mingtang_lean(loose, (), w) == 0.0
+    assert mingtang_lean(hand, (), DEFAULT_WEIGHTS) == 0.0
+    assert mingtang_lean(hand, (), w, replace(HONG_GUAI_WAN, pengpenghu=0)) == 0.0
+    assert not DEFAULT_WEIGHTS.leans and w.leans and replace(DEFAULT_WEIGHTS, few_red=1).leans
+
+
 def test_the_lean_follows_the_rule_sets_thresholds() -> None:
     """The ranges come from the 名堂 thresholds of the rule set (§11, §15)."""
     assert lean_ranges() == ((7, 12), (13, 19))
@@ -175,3 +212,6 @@ def test_the_lean_moves_the_heuristics_value() -> None:
     assert plain == evaluate_hand(hand, table, unseen_counts([0] * 20)).value
     leaning = Context(*args, weights=w).value(hand, table)
     assert leaning == pytest.approx(plain + 3.0 * (10 - 7))
+    # Each lean alone is enough for the value to take it in (singles here: 十 四 五 六 一).
+    w = replace(DEFAULT_WEIGHTS, pengpeng=1.0)
+    assert Context(*args, weights=w).value(hand, table) == pytest.approx(plain + (8 - 5))

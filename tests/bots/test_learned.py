@@ -146,9 +146,10 @@ def test_seated_without_torch_or_pettingzoo() -> None:
     assert r.stdout.strip() == "3"
 
 
-def test_the_shipped_policy_carries_the_weights_its_tuning_and_scan_found() -> None:
-    """The README's run wrote docs/learned-weights.json, its scan docs/learned-lean.json (the
-    tuned weights with the best-scoring lean); the shipped file holds the latter."""
+def test_the_shipped_policy_carries_the_weights_its_tuning_and_scans_found() -> None:
+    """The README's run wrote docs/learned-weights.json; a scan from it docs/learned-lean.json
+    and a scan from that docs/learned-mingtang.json, each keeping its base with its
+    best-scoring variant; the shipped file holds the last."""
     import json
 
     from paohuzi.bots.handeval import Weights
@@ -156,9 +157,12 @@ def test_the_shipped_policy_carries_the_weights_its_tuning_and_scan_found() -> N
     docs = Path(__file__).resolve().parents[2] / "docs"
     tuned = json.loads((docs / "learned-weights.json").read_text(encoding="utf-8"))
     assert tuned["log"][-1] == {"check_mean": tuned["check_mean"], "check_se": tuned["check_se"]}
-    scan = json.loads((docs / "learned-lean.json").read_text(encoding="utf-8"))
-    assert scan["base"]["weights"] == Weights.from_dict(tuned["weights"]).to_dict()
-    best = max(scan["variants"], key=lambda v: v["gain"])
-    assert scan["weights"] == best["weights"] == {**scan["base"]["weights"], **best["variant"]}
-    assert Policy.load().weights == Weights.from_dict(scan["weights"]) != HEURISTIC_WEIGHTS
-    assert Policy.load().weights.red > 0 and Policy.load().weights.size > 0
+    before = Weights.from_dict(tuned["weights"])
+    for name in ("learned-lean.json", "learned-mingtang.json"):
+        scan = json.loads((docs / name).read_text(encoding="utf-8"))
+        assert Weights.from_dict(scan["base"]["weights"]) == before, name
+        best = max(scan["variants"], key=lambda v: v["gain"])
+        assert scan["weights"] == best["weights"] == {**scan["base"]["weights"], **best["variant"]}
+        before = Weights.from_dict(scan["weights"])
+    assert Policy.load().weights == before != HEURISTIC_WEIGHTS
+    assert before.red > 0 and before.size > 0 and before.pengpeng > 0

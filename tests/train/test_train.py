@@ -319,11 +319,24 @@ def test_the_readmes_search_distillation_command_in_a_tiny_form(tmp_path: Path) 
     assert (tmp_path / "labels.npz").is_file()
 
 
-def test_the_readmes_lean_distillation_command_in_a_tiny_form(tmp_path: Path) -> None:
-    """The shipped network's command: distillation from the scan's weights, no tuning."""
-    args = _readme_command("lean-train-command")
+@pytest.mark.parametrize(
+    ("block", "weights", "kept_curve"),
+    [
+        ("lean-train-command", "docs/learned-lean.json", "docs/learned-lean-curve.json"),
+        (
+            "mingtang-train-command",
+            "docs/learned-mingtang.json",
+            "docs/learned-mingtang-curve.json",
+        ),
+    ],
+)
+def test_the_readmes_lean_distillation_commands_in_a_tiny_form(
+    block: str, weights: str, kept_curve: str, tmp_path: Path
+) -> None:
+    """The networks distilled from a scan's weights, no tuning (the last one is shipped)."""
+    args = _readme_command(block)
     given = args[args.index("--weights") + 1]
-    assert given == "docs/learned-lean.json" and "--tune-deals" not in args
+    assert given == weights and "--tune-deals" not in args
     sizes = {
         "--out": str(tmp_path / "run"),
         "--weights": str(ROOT / given),
@@ -340,7 +353,7 @@ def test_the_readmes_lean_distillation_command_in_a_tiny_form(tmp_path: Path) ->
         scan["weights"]
     )
     assert not (tmp_path / "run" / "weights.json").exists()  # nothing was tuned
-    kept = json.loads((ROOT / "docs" / "learned-lean-curve.json").read_text(encoding="utf-8"))
+    kept = json.loads((ROOT / kept_curve).read_text(encoding="utf-8"))
     assert kept["config"]["weights"] == given and kept["config"]["games"] == 4000
 
 

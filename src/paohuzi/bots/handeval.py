@@ -31,6 +31,7 @@ from ..core.rules import HONG_GUAI_WAN, RuleSet
 
 __all__ = [
     "DEFAULT_WEIGHTS",
+    "PENGPENG_SINGLES",
     "Block",
     "Decomposition",
     "HandEval",
@@ -328,30 +329,48 @@ def lean_ranges(rules: RuleSet = HONG_GUAI_WAN) -> tuple[tuple[int, int], tuple[
 
 
 _RED_LIST = tuple(sorted(RED_FACES))
+_CHI = GroupKind.CHI
+
+PENGPENG_SINGLES = 8
+"""The ``pengpeng`` lean credits each single (a face held once) the hand has fewer than this."""
 
 
 def mingtang_lean(
     hand: Sequence[int], table: Sequence[Group], w: Weights, rules: RuleSet = HONG_GUAI_WAN
 ) -> float:
-    """Credit for owning many red cards, or many of one size: the way to the 名堂 that
-    multiply a win's score (红胡, 小字/大字, RULES.md §11).
+    """Credit for owning cards that lead to a 名堂, which multiplies a win's score (RULES.md
+    §11), where :func:`evaluate_hand` values 胡息, which only adds 囤.
 
-    :func:`evaluate_hand` values 胡息, which only adds 囤; a 名堂 multiplies them, so a hand
-    that keeps its red cards (or its small or big ones) is worth more than its 胡息 say.
-    ``w.red`` and ``w.size`` weigh the two (0 for the ``heuristic`` bot), per card in the
-    ranges of :func:`lean_ranges`.
+    - ``w.red``: per red card in the first range of :func:`lean_ranges` (toward 红胡);
+    - ``w.size``: per card of the more numerous size in the second range (小字/大字);
+    - ``w.few_red``: per red card short of 2, counting down from 1 (乌胡 needs none, 点胡
+      exactly one), when the rule set scores either;
+    - ``w.pengpeng``: while the table holds no 吃 (碰碰胡 takes same-face groups only), per
+      single in the hand short of :data:`PENGPENG_SINGLES`, when the rule set scores 碰碰胡.
+
+    All four are 0 for the ``heuristic`` bot.
     """
     red = sum(hand[f] for f in _RED_LIST)
     big = sum(hand[10:])
     owned = sum(hand)
+    chi = False
     for g in table:  # a group's red and big cards are counted once, when it is made
         red += g.red
         big += g.big
         owned += len(g.faces)
+        if g.kind is _CHI:
+            chi = True
     one_size = max(big, owned - big)
     (rlo, rhi), (slo, shi) = lean_ranges(rules)
     credit = w.red * min(max(red - rlo, 0), rhi - rlo)
-    return credit + w.size * min(max(one_size - slo, 0), shi - slo)
+    credit += w.size * min(max(one_size - slo, 0), shi - slo)
+    if w.few_red and red < 2 and (rules.wuhu or rules.dianhu):
+        credit += w.few_red * (2 - red)
+    if w.pengpeng and not chi and rules.pengpenghu:
+        singles = sum(1 for c in hand if c == 1)
+        if singles < PENGPENG_SINGLES:
+            credit += w.pengpeng * (PENGPENG_SINGLES - singles)
+    return credit
 
 
 def unseen_counts(seen: Sequence[int]) -> list[int]:
@@ -412,6 +431,15 @@ class Weights:
     """Per red card owned beyond 7, up to 12 (toward 红胡; :func:`lean_ranges`)."""
     size: float = 0.0
     """Per card of the more numerous size beyond 13, up to 19 (toward 小字/大字)."""
+    few_red: float = 0.0
+    """Per red card owned short of 2, at most one owned (toward 乌胡 and 点胡)."""
+    pengpeng: float = 0.0
+    """Per single in the hand short of 8, no 吃 on the table (toward 碰碰胡)."""
+
+    @property
+    def leans(self) -> bool:
+        """Whether any 名堂 lean is on (:func:`mingtang_lean` has something to add)."""
+        return bool(self.red or self.size or self.few_red or self.pengpeng)
 
     def to_dict(self) -> dict[str, float]:
         """The weights by name (the form ``paohuzi train`` writes)."""

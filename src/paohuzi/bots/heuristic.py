@@ -137,7 +137,7 @@ class Context:
     def value(self, hand: Sequence[int], table: Sequence[Group]) -> float:
         w = self.weights
         v = evaluate_hand(hand, table, self.unseen, self.rules, True, w).value
-        if w.red or w.size:
+        if w.leans:
             v += mingtang_lean(hand, table, w, self.rules)
         return v
 

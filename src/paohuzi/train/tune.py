@@ -21,8 +21,9 @@ A last evaluation on deals of its own (``tune:<seed>:check:…``) gives the tune
 weights' score free of the search's selection. Everything follows from the seed.
 Jobs run on :func:`paohuzi.parallel.map_jobs` (process pool or Ray).
 
-The lean toward 名堂 (``red``, ``size``) is not stepped: it starts at 0, which no factor
-moves. ``tools/weight_scan.py`` scores chosen values of it on the same kind of deals.
+The leans toward 名堂 (``red``, ``size``, ``few_red``, ``pengpeng``) are not stepped: they
+start at 0, which no factor moves. ``tools/weight_scan.py`` scores chosen values of them on
+the same kind of deals.
 """
 
 from __future__ import annotations
