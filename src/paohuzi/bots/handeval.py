@@ -343,8 +343,8 @@ def mingtang_lean(
 
     - ``w.red``: per red card in the first range of :func:`lean_ranges` (toward 红胡);
     - ``w.size``: per card of the more numerous size in the second range (小字/大字);
-    - ``w.few_red``: per red card short of 2, counting down from 1 (乌胡 needs none, 点胡
-      exactly one), when the rule set scores either;
+    - ``w.few_red``: per red card short of 2 (twice with none, for 乌胡; once with one,
+      for 点胡), when the rule set scores either;
     - ``w.pengpeng``: while the table holds no 吃 (碰碰胡 takes same-face groups only), per
       single in the hand short of :data:`PENGPENG_SINGLES`, when the rule set scores 碰碰胡.
 
@@ -367,7 +367,7 @@ def mingtang_lean(
     if w.few_red and red < 2 and (rules.wuhu or rules.dianhu):
         credit += w.few_red * (2 - red)
     if w.pengpeng and not chi and rules.pengpenghu:
-        singles = sum(1 for c in hand if c == 1)
+        singles = hand.count(1)
         if singles < PENGPENG_SINGLES:
             credit += w.pengpeng * (PENGPENG_SINGLES - singles)
     return credit
