@@ -434,7 +434,7 @@ class Weights:
     few_red: float = 0.0
     """Per red card owned short of 2, at most one owned (toward 乌胡 and 点胡)."""
     pengpeng: float = 0.0
-    """Per single in the hand short of 8, no 吃 on the table (toward 碰碰胡)."""
+    """Per single held short of :data:`PENGPENG_SINGLES`, no 吃 on the table (toward 碰碰胡)."""
 
     @property
     def leans(self) -> bool:
