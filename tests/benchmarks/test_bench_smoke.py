@@ -115,6 +115,13 @@ OPTIONAL_POSITIVE: dict[str, dict[str, list[str]]] = {
         "openspiel_rounds_per_second": ["hearts", "dou_dizhu"],
     },
     "win_eval.py": {"mahjong": ["hand_calculator_per_s", "hand_divider_per_s"]},
+    "env.py": {
+        "python_encoder": [
+            "env_steps_per_second",
+            "env_to_engine_ratio",
+            "batched_encodes_per_second",
+        ]
+    },
 }
 
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from paohuzi.env import ACCELERATED
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "env.py"
 
 
@@ -26,3 +28,11 @@ def test_env_benchmark_figures_are_consistent() -> None:
     ratio = d["env_steps_per_second"] / d["engine_actions_per_second"]
     assert abs(ratio - d["env_to_engine_ratio"]) < 0.01
     assert 0 < d["env_to_engine_ratio"] < 1.5  # the env drives the same engine
+    assert d["encoder"] == ("c" if ACCELERATED else "python")
+    if ACCELERATED:  # the Python encoder's figures beside, from the same rounds
+        py = d["python_encoder"]
+        py_ratio = py["env_steps_per_second"] / d["engine_actions_per_second"]
+        assert abs(py_ratio - py["env_to_engine_ratio"]) < 0.01
+        assert 0 < py["env_to_engine_ratio"] < 1.5 and py["batched_encodes_per_second"] > 0
+    else:
+        assert d["python_encoder"] is None

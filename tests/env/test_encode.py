@@ -16,6 +16,7 @@ from paohuzi.core.actions import NUM_ACTIONS
 from paohuzi.core.engine import State, determinize, new_game
 from paohuzi.core.views import view
 from paohuzi.env import (
+    ACCELERATED,
     FEATURES,
     OBS_SIZE,
     ORACLE_FEATURES,
@@ -26,11 +27,25 @@ from paohuzi.env import (
     encode_oracle,
     encode_view,
 )
-from paohuzi.env.observation import Encoder, _raw, bounds
+from paohuzi.env.observation import (
+    Encoder,
+    _encode_batch_python,
+    _encode_python,
+    _raw,
+    bounds,
+)
 
 from .conftest import random_positions, random_walk
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "env.md"
+# Both implementations: the Python encoder, and the C one where it is built.
+BOTH = pytest.mark.parametrize(
+    "accelerated",
+    [
+        False,
+        pytest.param(True, marks=pytest.mark.skipif(not ACCELERATED, reason="no C encoder")),
+    ],
+)
 
 
 def _block(obs: np.ndarray, name: str) -> np.ndarray:
@@ -74,7 +89,9 @@ def test_fast_encoding_equals_the_views_on_every_position() -> None:
     assert any(s.over for s in positions) and any(s.window is not None for s in positions)
     for s in positions:
         for seat in range(3):
-            np.testing.assert_array_equal(encode(s, seat), encode_view(view(s, seat)))
+            expected = encode_view(view(s, seat))
+            np.testing.assert_array_equal(encode(s, seat), expected)
+            np.testing.assert_array_equal(_encode_python(s, seat), expected)
 
 
 @settings(max_examples=60, deadline=None)
@@ -82,15 +99,18 @@ def test_fast_encoding_equals_the_views_on_every_position() -> None:
 def test_encoding_is_a_function_of_the_view(seed: int, choices: list[float]) -> None:
     s = _play(seed, choices)
     for seat in range(3):
-        np.testing.assert_array_equal(encode(s, seat), encode_view(view(s, seat)))
+        expected = encode_view(view(s, seat))
+        np.testing.assert_array_equal(encode(s, seat), expected)
+        np.testing.assert_array_equal(_encode_python(s, seat), expected)
 
 
-def test_the_incremental_encoder_equals_the_views_encoding_move_by_move() -> None:
+@BOTH
+def test_the_incremental_encoder_equals_the_views_encoding_move_by_move(accelerated: bool) -> None:
     """The environments' Encoder keeps blocks between calls: at every position of whole
     rounds, for seats in any order, it equals the view's encoding, and its mask the legal ids;
     fed earlier positions and other rounds in any order, it starts afresh and still does."""
     rng = random.Random(17)
-    enc = Encoder()
+    enc = Encoder(accelerated=accelerated)
     saved: list[State] = []
     calls = 0
     for s in random_walk(40, rng):  # one State object per round, as the env feeds it
@@ -149,6 +169,7 @@ def test_batch_equals_single_encodes() -> None:
     seats = [i % 3 for i in range(len(positions))]
     batch = encode_batch(positions, seats)
     assert batch.shape == (len(positions), OBS_SIZE) and batch.dtype == np.float32
+    assert batch.tobytes() == _encode_batch_python(positions, seats).tobytes()
     for row, s, seat in zip(batch, positions, seats, strict=True):
         np.testing.assert_array_equal(row, encode(s, seat))
     assert encode_batch([], []).shape == (0, OBS_SIZE)

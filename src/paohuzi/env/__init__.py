@@ -15,6 +15,7 @@ import importlib
 from typing import Any
 
 from .observation import (
+    ACCELERATED,
     FEATURES,
     OBS_SIZE,
     ORACLE_FEATURES,
@@ -54,6 +55,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "ACCELERATED",
     "AGENTS",
     "FEATURES",
     "GYM_ID",

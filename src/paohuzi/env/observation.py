@@ -14,6 +14,11 @@ Three functions compute the same public encoding:
   cannot leak;
 - :func:`encode_batch`, many (state, seat) pairs at once into one array.
 
+The last two, and the environments' :class:`Encoder`, run a C accelerator
+(``_obsc.c``) when the install compiled one (:data:`ACCELERATED`); its output is
+the same, float for float, as the Python code here, which the tests check on
+every position of many rounds. ``PAOHUZI_PURE_ENCODER=1`` turns it off.
+
 :func:`encode_oracle` is deliberately separate: it appends what the seat may
 *not* know (the others' hands, face-down groups, the stock), for training with
 perfect information (oracle guiding, a value function's target); a policy that
@@ -22,8 +27,14 @@ plays must never be fed it.
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 from typing import Final
 
 import numpy as np
@@ -36,6 +47,7 @@ from ..core.groups import GroupKind, TableGroup
 from ..core.views import SeatView
 
 __all__ = [
+    "ACCELERATED",
     "FEATURES",
     "NUM_TABLE_KINDS",
     "OBS_SIZE",
@@ -356,6 +368,62 @@ assert _CHOU_PENG + NUM_FACES == _UNSEEN and _UNSEEN + NUM_FACES == _MID
 assert _LEGAL + NUM_ACTIONS == _BAL
 
 
+def _accelerator() -> ModuleType | None:
+    """The C encoder, given this layout; None when not built, turned off, or stale."""
+    if os.environ.get("PAOHUZI_PURE_ENCODER"):
+        return None
+    try:
+        c = importlib.import_module("paohuzi.env._obsc")
+    except ImportError:
+        return None
+    source = Path(__file__).with_name("_obsc.c")
+    if source.exists():
+        sha = hashlib.sha256(source.read_bytes()).hexdigest()
+        if getattr(c, "SOURCE_SHA256", None) != sha:
+            warnings.warn(
+                "paohuzi: the compiled encoder was built from an older _obsc.c, so the "
+                "Python encoder runs; reinstall (pip install -e .) to rebuild it",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return None
+    offsets = {
+        "size": OBS_SIZE,
+        "nactions": NUM_ACTIONS,
+        "hand": _HAND,
+        "chou_chi": _CHOU_CHI,
+        "chou_peng": _CHOU_PENG,
+        "unseen": _UNSEEN,
+        "hand_sizes": _HAND_SIZES,
+        "stock": _STOCK,
+        "dealer": _DEALER,
+        "phase": _PHASE,
+        "to_act": _TO_ACT,
+        "liang": _LIANG,
+        "offer": _OFFER,
+        "offer_hidden": _OFFER_HIDDEN,
+        "offer_src": _OFFER_SRC,
+        "offer_draw": _OFFER_DRAW,
+        "offer_placed": _OFFER_PLACED,
+        "dead": _DEAD,
+        "legal": _LEGAL,
+        "bal": _BAL,
+    }
+    for r in range(3):
+        offsets[f"table{r}"] = _TABLE[r]
+        offsets[f"facedown{r}"] = _FACEDOWN[r]
+        offsets[f"pile{r}"] = _PILE[r]
+        offsets[f"disc{r}"] = _DISC[r]
+    c.setup(TABLE_KINDS, Phase.CLAIM, Phase.OVER, offsets)
+    return c
+
+
+_C: Final = _accelerator()
+ACCELERATED: Final = _C is not None
+"""Whether the C encoder runs: the install compiled it and ``PAOHUZI_PURE_ENCODER`` is unset."""
+_empty: Final = np.empty
+
+
 def _packed(faces: tuple[int, ...]) -> int:
     v = 0
     for f in faces:
@@ -380,12 +448,16 @@ class Encoder:
     redone only when that seat's cards there changed; the rest is read from the
     state every time. The result is always exactly ``encode(state, seat)`` (the
     tests compare them move by move); another state object starts afresh.
+
+    With the C encoder (the default where it is built) each call encodes afresh in
+    C instead, which is faster still than keeping blocks in Python.
     """
 
     __slots__ = (
         "_bal",
         "_balkey",
         "_buf",
+        "_c",
         "_db",
         "_dv",
         "_hands",
@@ -408,7 +480,11 @@ class Encoder:
         "_vshown",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, accelerated: bool = ACCELERATED) -> None:
+        """``accelerated``: run the C encoder (the default where it is built)."""
+        if accelerated and _C is None:
+            raise ValueError("the C encoder is not built here (paohuzi.env.ACCELERATED is False)")
+        self._c = _C.encode if accelerated and _C is not None else None
         self._buf = bytearray(OBS_SIZE)  # the last encoding; two views kept on it:
         self._u8 = np.frombuffer(self._buf, _U8)
         self._mask = np.frombuffer(self._buf, _I8, NUM_ACTIONS, _LEGAL)  # its legal block
@@ -586,6 +662,12 @@ class Encoder:
         self, st: State, seat: int, legal: tuple[int, ...]
     ) -> tuple[F32, npt.NDArray[np.int8]]:
         """``encode(st, seat)`` and the action mask, given ``legal = st.legal_actions(seat)``."""
+        c = self._c
+        if c is not None:
+            out = _empty(OBS_SIZE, _F32)
+            mask = _empty(NUM_ACTIONS, _I8)
+            c(st, seat, legal, out, mask)  # fills both whole
+            return out, mask
         buf = self._buf
         buf[:_LEGAL] = self._head(st, seat)
         buf[_LEGAL:_BAL] = _NO_ACTIONS
@@ -653,6 +735,15 @@ def _balances(bal: Sequence[int], seat: int) -> tuple[float, float, float]:
 
 def encode(state: State, seat: int) -> F32:
     """The public encoding of ``seat``'s view of ``state`` (``OBS_SIZE`` float32)."""
+    if _C is not None:
+        out = np.empty(OBS_SIZE, np.float32)
+        _C.encode(state, seat, state.legal_actions(seat), out, None)
+        return out
+    return _encode_python(state, seat)
+
+
+def _encode_python(state: State, seat: int) -> F32:
+    """:func:`encode` in Python (what the C encoder must equal)."""
     out = np.frombuffer(_raw(state, seat), np.uint8).astype(np.float32)
     bal = state.balances
     out[_BAL] = bal[seat] / BALANCE_SCALE
@@ -668,6 +759,16 @@ def encode_batch(states: Sequence[State], seats: Sequence[int]) -> F32:
     n = len(states)
     if n == 0:
         return np.empty((0, OBS_SIZE), np.float32)
+    if _C is not None:
+        out = np.empty((n, OBS_SIZE), np.float32)
+        _C.encode_rows(states, seats, out)
+        return out
+    return _encode_batch_python(states, seats)
+
+
+def _encode_batch_python(states: Sequence[State], seats: Sequence[int]) -> F32:
+    """:func:`encode_batch` in Python, for pairs already checked (at least one)."""
+    n = len(states)
     raw = b"".join([_raw(st, s) for st, s in zip(states, seats, strict=True)])
     out = np.frombuffer(raw, np.uint8).reshape(n, OBS_SIZE).astype(np.float32)
     out[:, _BAL:] = [_balances(st.balances, s) for st, s in zip(states, seats, strict=True)]
