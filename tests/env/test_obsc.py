@@ -121,6 +121,10 @@ def test_c_rejects_a_corrupt_state_instead_of_writing_out_of_bounds() -> None:
     with pytest.raises(ValueError, match="one count per face"):
         encode(s, 0)
     s = new_game(seed=2)
+    s.hands[0][3] = 5  # five copies of a face
+    with pytest.raises(ValueError, match="hand count 5 out of range"):
+        encode(s, 0)
+    s = new_game(seed=2)
     s.tables = [[], []]  # type: ignore[list-item]
     with pytest.raises(ValueError, match="fewer than three"):
         encode(s, 0)

@@ -311,10 +311,10 @@ static int encode_one(PyObject *st, long seat, PyObject *legal, float *out, sign
         goto done;
     }
     for (int f = 0; f < NFACES; f++) {
-        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(h, f));
-        if (c == -1 && PyErr_Occurred())
+        long c = small_index(PySequence_Fast_GET_ITEM(h, f), 5, "hand count");
+        if (c < 0)
             goto done;
-        out[L.hand + f] = (float)(unsigned char)c; /* the bytes of _raw */
+        out[L.hand + f] = (float)c;
         seen[f] = (int)c;
     }
     for (int r = 0; r < 3; r++) {
