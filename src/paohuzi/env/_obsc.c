@@ -75,13 +75,19 @@ static PyObject *seq_attr(PyObject *o, PyObject *name) {
     return s;
 }
 
-/* Item i of a fast sequence, itself as a fast sequence (new reference). */
-static PyObject *seq_item(PyObject *seq, Py_ssize_t i) {
+/* Seat i's entry of a per-seat fast sequence (borrowed), or NULL with ValueError. */
+static PyObject *per_seat(PyObject *seq, Py_ssize_t i) {
     if (i >= PySequence_Fast_GET_SIZE(seq)) {
         PyErr_SetString(PyExc_ValueError, "a per-seat field has fewer than three entries");
         return NULL;
     }
-    return PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i), "expected a list or tuple");
+    return PySequence_Fast_GET_ITEM(seq, i);
+}
+
+/* Seat i's entry of a per-seat fast sequence, itself as a fast sequence (new reference). */
+static PyObject *seq_item(PyObject *seq, Py_ssize_t i) {
+    PyObject *item = per_seat(seq, i);
+    return item ? PySequence_Fast(item, "expected a list or tuple") : NULL;
 }
 
 /* Add one to out[base + f] for each face f of a sequence; count it in seen if given. */
@@ -322,19 +328,18 @@ static int encode_one(PyObject *st, long seat, PyObject *legal, float *out, sign
         Py_CLEAR(x);
         if (!(x = seq_item(tables, s)) || encode_table(out, x, r, over, seen) < 0)
             goto done;
-        if (s >= PySequence_Fast_GET_SIZE(piles) || s >= PySequence_Fast_GET_SIZE(discs) ||
-            s >= PySequence_Fast_GET_SIZE(hands) || s >= PySequence_Fast_GET_SIZE(dead)) {
-            PyErr_SetString(PyExc_ValueError, "a per-seat field has fewer than three entries");
+        PyObject *pile, *disc, *hand, *is_dead;
+        if (!(pile = per_seat(piles, s)) || !(disc = per_seat(discs, s)) ||
+            !(hand = per_seat(hands, s)) || !(is_dead = per_seat(dead, s)))
             goto done;
-        }
-        if (add_faces(out, L.pile[r], PySequence_Fast_GET_ITEM(piles, s), seen) < 0 ||
-            add_faces(out, L.disc[r], PySequence_Fast_GET_ITEM(discs, s), NULL) < 0)
+        if (add_faces(out, L.pile[r], pile, seen) < 0 ||
+            add_faces(out, L.disc[r], disc, NULL) < 0)
             goto done;
         long size;
-        if (sum_counts(PySequence_Fast_GET_ITEM(hands, s), &size) < 0)
+        if (sum_counts(hand, &size) < 0)
             goto done;
         out[L.hand_sizes + r] = (float)(unsigned char)size;
-        int d = PyObject_IsTrue(PySequence_Fast_GET_ITEM(dead, s));
+        int d = PyObject_IsTrue(is_dead);
         if (d < 0)
             goto done;
         if (d)
@@ -346,11 +351,10 @@ static int encode_one(PyObject *st, long seat, PyObject *legal, float *out, sign
         Py_CLEAR(y);
         if (!(y = seq_attr(st, names[i])))
             goto done;
-        if (seat >= PySequence_Fast_GET_SIZE(y)) {
-            PyErr_SetString(PyExc_ValueError, "a per-seat field has fewer than three entries");
+        PyObject *own = per_seat(y, seat);
+        if (!own)
             goto done;
-        }
-        unsigned long bits = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(y, seat));
+        unsigned long bits = PyLong_AsUnsignedLong(own);
         if (bits == (unsigned long)-1 && PyErr_Occurred())
             goto done;
         set_bits(out, bases[i], bits);
