@@ -113,7 +113,6 @@ def test_table_on_a_phone_turned_sideways(browser: Any, web: ServerProcess, shot
     page.wait_for_selector(".table")
     play([page], lambda d: len(d) >= 2 and can_discard(page))
     check(page, watch, shots, "table-landscape")
-    page.screenshot(path="/tmp/landscape.png")
     outside = page.evaluate(
         """() => [...document.querySelectorAll('.hand svg.card, .actions button')]
             .map((e) => [e.getAttribute('aria-label') || e.textContent, e.getBoundingClientRect()])
@@ -123,6 +122,30 @@ def test_table_on_a_phone_turned_sideways(browser: Any, web: ServerProcess, shot
     assert outside == [], f"off screen at {LANDSCAPE}: {outside}"
     tall = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
     assert tall[0] <= tall[1], f"the table scrolls: {tall[0]} px of content in {tall[1]}"
+    # Which columns this deal gives depends on the bots' play, so columns of 3, 4 and 5 of
+    # this hand's cards are laid beside it: the taller ones must be no taller than 3.
+    assert page.evaluate(
+        """() => [...document.querySelectorAll('.hand-col')]
+            .every((c) => Number(c.style.getPropertyValue('--n')) === c.children.length)"""
+    )
+    heights = page.evaluate(
+        """() => {
+            const hand = document.querySelector('.hand');
+            const card = hand.querySelector('.hand-card');
+            return [3, 4, 5].map((n) => {
+                const col = document.createElement('div');
+                col.className = 'hand-col';
+                col.style.setProperty('--n', n);
+                for (let i = 0; i < n; i++) col.appendChild(card.cloneNode(true));
+                hand.appendChild(col);
+                const h = col.getBoundingClientRect().height;
+                col.remove();
+                return h;
+            });
+        }"""
+    )
+    assert abs(heights[0] - (2 * 44 + 62)) < 1, heights  # two covered cards and a whole one
+    assert heights[1] <= heights[0] + 0.5 and heights[2] <= heights[0] + 0.5, heights
 
 
 @pytest.mark.parametrize("size", SIZES)

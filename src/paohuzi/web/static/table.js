@@ -142,7 +142,7 @@ function Hand({ hand, discards, selected, onSelect, onDiscard, maxCols, marked }
   };
   let k = 0;
   return html`<div class="hand" role="group" aria-label=${t("your_turn")}>
-    ${cols.map((c, ci) => html`<div class=${`hand-col ${c.kan ? "kan" : ""}`} key=${ci}>
+    ${cols.map((c, ci) => html`<div class=${`hand-col ${c.kan ? "kan" : ""}`} key=${ci} style=${`--n: ${c.cards.length}`}>
       ${c.cards.map((g, i) => {
         const can = !c.kan && discards[g] !== undefined;
         const key = k++;
