@@ -104,12 +104,7 @@ def play_round(
     record_name: str = "round",
 ) -> tuple[tuple[int, int, int], int | None, int, list[list[float]]]:
     """Play one round; returns deltas, winner, 胡息 of the win and decision times."""
-    bots = []
-    for s, name in enumerate(names):
-        bot = make_bot(name, bot_seed * 3 + s)
-        if hasattr(bot, "rules"):
-            setattr(bot, "rules", rules)  # noqa: B010 - optional attribute of some bots
-        bots.append(bot)
+    bots = [make_bot(name, bot_seed * 3 + s, rules) for s, name in enumerate(names)]
     st = new_game(rules, seed=seed, dealer=dealer, balances=(rules.starting_balance,) * 3)
     times: list[list[float]] = [[], [], []]
     while not st.over:

@@ -163,3 +163,47 @@ def test_a_heuristic_claims_by_its_margins_and_weighs_discards_by_its_risks() ->
                 assert val >= base[a.id] - 1e-9  # risks only ever subtract
             kinds.add(ActionKind.DISCARD)
     assert kinds == {ActionKind.PENG, ActionKind.CHI, ActionKind.DISCARD}
+
+
+CUSTOM = HONG_GUAI_WAN.with_(min_huxi=15, dianhu=6, fan_combine="multiply")
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_make_bot_gives_a_bot_the_rules_it_plays_under(name: str) -> None:
+    bot = make_bot(name, 3, CUSTOM)
+    if name != "random":  # the random bot judges nothing
+        assert getattr(bot, "rules") is CUSTOM  # noqa: B009 - not every bot has rules
+    default = make_bot(name, 3)
+    assert getattr(default, "rules", HONG_GUAI_WAN) is HONG_GUAI_WAN
+    st = new_game(CUSTOM, seed=5, dealer=0)
+    seat = st.to_act()[0]
+    assert st.can_apply(seat, bot.act(view(st, seat)).id)
+
+
+def test_the_callers_pass_their_rules_to_make_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arena, the single-agent environment and training seats hand their rule set to
+    ``make_bot`` (they used to patch it into the bot afterwards, where it had the attribute)."""
+    import paohuzi.arena as arena
+    import paohuzi.train.selfplay as selfplay
+
+    seen: list[object] = []
+
+    def spy(name: str, seed: int | None = None, rules: object = None) -> object:
+        seen.append(rules)
+        return make_bot(name, seed) if rules is None else make_bot(name, seed, rules)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(arena, "make_bot", spy)
+    monkeypatch.setattr(selfplay, "make_bot", spy)
+    arena.play_round(("random", "search", "random"), seed=1, dealer=0, bot_seed=2, rules=CUSTOM)
+    selfplay.seat_bot("search", 4, CUSTOM)
+    assert seen == [CUSTOM] * 4
+    try:
+        import paohuzi.env.single as single
+    except ImportError:  # pragma: no cover - gymnasium is the env extra
+        return
+    monkeypatch.setattr(single, "make_bot", spy)
+    seen.clear()
+    env = single.PaohuziGymEnv(("random", "heuristic"), seat=0, rules=CUSTOM)
+    env.reset(seed=1)
+    assert seen[-2:] == [CUSTOM, CUSTOM]
+    assert all(getattr(b, "rules", CUSTOM) is CUSTOM for b in env.bots.values())

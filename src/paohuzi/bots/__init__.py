@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..core.rules import HONG_GUAI_WAN, RuleSet
 from .base import Bot, RandomBot
 from .heuristic import HeuristicBot
 from .search import SearchBot
@@ -11,22 +12,28 @@ from .search import SearchBot
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
 
 
-def _learned(seed: int | None = None) -> Bot:
+def _random(seed: int | None, _rules: RuleSet) -> Bot:
+    """The random bot: any legal action is as good as another, whatever the rules."""
+    return RandomBot(seed)
+
+
+def _learned(seed: int | None, rules: RuleSet) -> Bot:
     """The learned bot, imported on first use (its inference needs numpy)."""
     from .learned import LearnedBot
 
-    return LearnedBot(seed)
+    return LearnedBot(seed, rules=rules)
 
 
-def _guided(seed: int | None = None) -> Bot:
+def _guided(seed: int | None, rules: RuleSet) -> Bot:
     """The search guided by the learned network, imported on first use (numpy)."""
     from .guided import GuidedBot
 
-    return GuidedBot(seed)
+    return GuidedBot(seed, rules)
 
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {
-    "random": RandomBot,
+# name -> factory(seed, rules): a bot that judges hands by the rules it plays under.
+BOTS: dict[str, Callable[[int | None, RuleSet], Bot]] = {
+    "random": _random,
     "heuristic": HeuristicBot,
     "search": SearchBot,
     "learned": _learned,
@@ -34,10 +41,11 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 }
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (see :data:`BOTS`), seeded."""
+def make_bot(name: str, seed: int | None = None, rules: RuleSet = HONG_GUAI_WAN) -> Bot:
+    """A bot by name (see :data:`BOTS`), seeded, judging hands by ``rules`` (the rule set
+    of the table it plays at: its 名堂, thresholds and 胡息 bars)."""
     try:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}: choose from {', '.join(sorted(BOTS))}") from None
-    return factory(seed)
+    return factory(seed, rules)

@@ -82,6 +82,7 @@ async def _run(
     seed: int | None,
 ) -> None:
     from ..bots import make_bot
+    from ..core.rules import RuleSet
     from ..server.client import ClientError, SeatPlayer, ServerClient
 
     http = ServerClient(server)
@@ -101,7 +102,8 @@ async def _run(
                 raise ClientError(f"room {room} has {info['status']}", bad_input=True)
             seat = await http.join(room)
             typer.echo(f"room {room}: seat {seat}")
-        player = SeatPlayer(http.ws_url(room), http.token, make_bot(bot, seed))
+        rules = RuleSet.from_dict((await http.room(room))["rules"])  # the room's, to judge by
+        player = SeatPlayer(http.ws_url(room), http.token, make_bot(bot, seed, rules))
         play = asyncio.create_task(player.play())
         if host:
             await _start_when_full(http, room, wait, play)

@@ -105,7 +105,9 @@ def play(
     )
     match = Match(seed=seed, rounds=rounds)
     seats = (1, 2)
-    players = {s: make_bot(n, match.seed + s) for s, n in zip(seats, names, strict=True)}
+    players = {
+        s: make_bot(n, match.seed + s, match.rules) for s, n in zip(seats, names, strict=True)
+    }
     session = GameSession(match, players, human=0, records_dir=folder)
     names_by_seat = dict(zip(seats, names, strict=True))
     tui = play_app(session, lang=lang, delay=delay, names=names_by_seat, notice=notice)

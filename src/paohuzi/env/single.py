@@ -81,10 +81,7 @@ class PaohuziGymEnv(gymnasium.Env[Obs, np.int64]):
         others = [(self.seat + 1) % 3, (self.seat + 2) % 3]
         self.bots = {}
         for s, name in zip(others, self.opponents, strict=True):
-            bot = make_bot(name, rng.randrange(2**31))
-            if hasattr(bot, "rules"):
-                setattr(bot, "rules", self.rules)  # noqa: B010 - optional attribute of some bots
-            self.bots[s] = bot
+            self.bots[s] = make_bot(name, rng.randrange(2**31), self.rules)
         while True:  # a round the bots finish before the learner decides is skipped
             self.state = new_game(self.rules, seed=rng.randrange(2**63), dealer=rng.randrange(3))
             self._play_bots()

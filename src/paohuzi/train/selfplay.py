@@ -64,10 +64,7 @@ def seat_bot(
         return LearnedBot(seed, policy, rules)
     if name == "heuristic":
         return HeuristicBot(seed, rules, weights)
-    bot: Bot = make_bot(name, seed)
-    if hasattr(bot, "rules"):
-        setattr(bot, "rules", rules)  # noqa: B010 - optional attribute of some bots
-    return bot
+    return make_bot(name, seed, rules)
 
 
 def teacher_job(job: tuple[int, int, int, str, dict[str, float]]) -> dict[str, Any]:
