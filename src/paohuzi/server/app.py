@@ -7,7 +7,6 @@ import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import fields
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
@@ -16,10 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..core.errors import PaohuziError
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
-from . import accounts
+from . import accounts, rulesets
 from .commit import close_committer, committer_for
 from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
 from .errors import ApiError
@@ -46,12 +44,10 @@ from .web import add_web
 if TYPE_CHECKING:  # pragma: no cover
     from .cluster import Cluster
 
-__all__ = ["HOST_RULES", "create_app"]
+__all__ = ["create_app"]
 
 log = logging.getLogger("paohuzi.server")
 
-# The RuleSet fields a host may set for a room (the rest are the 红拐弯 rules).
-HOST_RULES = frozenset(f.name for f in fields(RuleSet)) - {"rounds_per_match", "starting_balance"}
 BOT_KINDS = ("random", "heuristic", "search", "learned", "guided")
 
 
@@ -80,7 +76,7 @@ class GuestBody(_Body):
 
 class RoomBody(_Body):
     """Room options: rounds, public or private, the per-decision time limit in seconds
-    (None: no limit), and RuleSet fields to change."""
+    (None: no limit), and RuleSet fields to change (server/rulesets.py: which, to what)."""
 
     rounds: Annotated[int, Field(ge=1, le=32)] = 8
     public: bool = True
@@ -393,7 +389,8 @@ def create_app(
                     "seat": seat,
                     "status": match.status,
                     "rounds": match.rounds_total,
-                    "net": int(net or 0),
+                    "net": int(net or 0),  # on the ledger: 0 in a "local" match
+                    "scoring": match.scoring,
                     "dissolved": bool(match.dissolve and match.dissolve.get("outcome")),
                     "started": match.created_at.isoformat(),
                 }
@@ -410,11 +407,19 @@ def create_app(
             "round": r.round_index,
         }
 
+    async def _balance(db: AsyncSession, account_id: int) -> int:
+        acct = await db.get(Account, account_id)
+        assert acct is not None
+        return acct.balance
+
     async def _room(db: AsyncSession, code: str) -> RoomRow:
         room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
         if room is None:
             raise ApiError("no_room", f"no room {code!r}", 404)
         return room
+
+    def _scoring(room: RoomRow) -> str:
+        return rulesets.scoring_of(RuleSet.from_dict(room.rules))
 
     async def _room_json(db: AsyncSession, room: RoomRow) -> dict[str, Any]:
         seats: list[dict[str, Any] | None] = [None, None, None]
@@ -422,7 +427,11 @@ def create_app(
             acct = await db.get(Account, rs.account_id)
             assert acct is not None
             seats[rs.seat] = {"account_id": acct.id, "nickname": acct.nickname, "bot": rs.bot}
-        match_id = await db.scalar(select(MatchRow.id).where(MatchRow.room_id == room.id))
+        match = (
+            await db.execute(
+                select(MatchRow.id, MatchRow.scoring).where(MatchRow.room_id == room.id)
+            )
+        ).first()
         return {
             "code": room.code,
             "host_id": room.host_id,
@@ -430,20 +439,16 @@ def create_app(
             "rounds": room.rounds,
             "time_limit": room.time_limit,
             "rules": room.rules,
+            # "ledger": settled onto the players' 悟性; "local": the room's own scores.
+            "scoring": match.scoring if match else _scoring(room),
             "status": room.status,
             "seats": seats,
-            "match_id": match_id,
+            "match_id": match.id if match else None,
         }
 
     @app.post("/rooms", status_code=201)
     async def create_room(body: RoomBody, me: Me, db: Db) -> dict[str, Any]:
-        bad = sorted(set(body.rules) - HOST_RULES)
-        if bad:
-            raise ApiError("bad_rules", f"a host may not set {bad!r}")
-        try:
-            rules = HONG_GUAI_WAN.with_(**body.rules, rounds_per_match=body.rounds)
-        except (PaohuziError, TypeError) as e:
-            raise ApiError("bad_rules", str(e)) from None
+        rules = rulesets.room_rules(dict(body.rules), body.rounds)
         for _ in range(20):
             code = f"{secrets.randbelow(10**6):06d}"
             if await db.scalar(select(RoomRow.id).where(RoomRow.code == code)) is None:
@@ -555,12 +560,12 @@ def create_app(
             if len(seats) != 3:
                 raise ApiError("not_full", f"{len(seats)} of 3 seats are taken", 409)
             seats.sort(key=lambda s: s.seat)
-            balances: list[int] = []
-            for s in seats:
-                acct = await db.get(Account, s.account_id)
-                assert acct is not None
-                balances.append(acct.balance)
             rules = RuleSet.from_dict(room.rules)
+            rulesets.check_points(rules)  # (a room made before the allowed values were)
+            scoring = rulesets.scoring_of(rules)
+            balances = [rules.starting_balance] * 3  # room-local scores start here
+            if scoring == "ledger":  # the standard rules play for the accounts' 悟性
+                balances = [await _balance(db, s.account_id) for s in seats]
             match = Match(
                 rules,
                 rounds=room.rounds,
@@ -575,6 +580,7 @@ def create_app(
                 rounds_total=match.rounds_total,
                 balances=balances,
                 status="playing",
+                scoring=scoring,
             )
             db.add(row)
             await db.flush()
@@ -598,6 +604,7 @@ def create_app(
                 time_limit=room.time_limit,
                 settings=play_settings,
                 on_end=hub.release,
+                ledger=scoring == "ledger",
             )
             for conn in hub.waiting.pop(code, []):
                 if not conn.spectator:

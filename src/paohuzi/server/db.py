@@ -68,7 +68,7 @@ class Account(Base):
     nickname: Mapped[str] = mapped_column(String(32))
     password_hash: Mapped[str | None] = mapped_column(String(200))
     kind: Mapped[str] = mapped_column(String(8))  # "user", "guest" or "bot"
-    balance: Mapped[int] = mapped_column(Integer)  # 悟性, always the ledger's sum
+    balance: Mapped[int] = mapped_column(BigInteger)  # 悟性, always the ledger's sum
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
@@ -87,8 +87,8 @@ class LedgerEntry(Base):
     __tablename__ = "ledger"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
-    delta: Mapped[int] = mapped_column(Integer)
-    balance_after: Mapped[int] = mapped_column(Integer)
+    delta: Mapped[int] = mapped_column(BigInteger)
+    balance_after: Mapped[int] = mapped_column(BigInteger)
     reason: Mapped[str] = mapped_column(String(16))  # "grant" or "round"
     match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"))
     round_index: Mapped[int | None] = mapped_column(Integer)
@@ -138,6 +138,9 @@ class MatchRow(Base):
     # Raised by each worker that takes the match over (several workers: server/cluster.py);
     # a decision commits only while the row still holds its committer's epoch (fencing).
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # "ledger": the standard rules, settled onto the accounts' 悟性; "local": a room's own
+    # rules, room-local scores only (server/rulesets.py).
+    scoring: Mapped[str] = mapped_column(String(8), default="ledger", server_default="ledger")
 
 
 class RoundRow(Base):

@@ -282,6 +282,8 @@ class MatchOver(_Msg):
     """The match has ended: each seat's net 悟性 and the balances.
 
     ``dissolved``: it ended early by a 解散 vote (the round in play was not settled).
+    ``scoring``: "ledger" (the standard rules: settled onto the players' 悟性) or "local"
+    (a room's own rules: the totals and balances are room-local scores; no account moved).
     """
 
     type: Literal["match_over"] = "match_over"
@@ -289,6 +291,7 @@ class MatchOver(_Msg):
     totals: list[int]
     balances: list[int]
     dissolved: bool = False
+    scoring: Literal["ledger", "local"] = "ledger"
 
 
 class Pong(_Msg):

@@ -157,6 +157,31 @@ def _now() -> float:
 
 
 @dataclass
+class _Backoff:
+    """The driver's wait after a failure: doubling from ``first`` to ``cap`` seconds while
+    failures follow each other, so a match stuck on a commit that cannot succeed retries
+    (and logs) a few times a minute, not twice a second."""
+
+    first: float = 0.5
+    cap: float = 30.0
+    delay: float = 0.0  # the last wait (0: no failure since the last success)
+    failures: int = 0
+
+    def failed(self, match_id: int) -> float:
+        """Log the failure (its traceback the first time in a row) and the wait before
+        the next try, which this returns."""
+        self.delay = min(self.cap, self.delay * 2) if self.delay else self.first
+        self.failures += 1
+        log.error("match %s: the driver failed (%d in a row); retrying in %.1f s",
+                  match_id, self.failures, self.delay, exc_info=self.failures == 1)  # fmt: skip
+        return self.delay
+
+    def reset(self) -> None:
+        """A step went through: the next failure waits ``first`` again."""
+        self.delay, self.failures = 0.0, 0
+
+
+@dataclass
 class _Seen:
     """Per seat: its events so far (and their ``event`` messages, encoded once), its
     decision point and when that opened."""
@@ -198,8 +223,12 @@ class Table:
         time_limit: float | None = None,
         settings: PlaySettings | None = None,
         on_end: Callable[[Table], None] | None = None,
+        ledger: bool = True,
     ) -> None:
         self.sessions = sessions
+        # Whether rounds settle onto the accounts' 悟性 (the standard rules); if not, the
+        # match's own balances are room-local scores and no account or ledger row moves.
+        self.ledger = ledger
         self.match_id = match_id
         self.room_id = room_id
         self.seats = seats
@@ -232,7 +261,7 @@ class Table:
         self.conns: list[set[Connection]] = [set(), set(), set(), set()]
         self.seen = [_Seen(), _Seen(), _Seen(), _Seen()]
         self.bots: dict[int, Bot] = {
-            s: make_bot(info.bot, seed=match_id * 3 + s)
+            s: make_bot(info.bot, seed=match_id * 3 + s, rules=match.rules)
             for s, info in enumerate(seats)
             if info.bot is not None
         }
@@ -435,6 +464,7 @@ class Table:
             totals=list(self.match.totals()),
             balances=list(self.match.balances),
             dissolved=self.dissolved,
+            scoring="ledger" if self.ledger else "local",
         )
 
     def _tell_all(self, msg: Any) -> None:
@@ -710,7 +740,9 @@ class Table:
                 return _Job(s, since, None, None, PASS_ID)  # a timed-out claim: 过
             helper = self.helpers.get(s)
             if helper is None:
-                helper = self.helpers[s] = make_bot("heuristic", seed=self.match_id * 3 + s)
+                helper = self.helpers[s] = make_bot(
+                    "heuristic", seed=self.match_id * 3 + s, rules=self.match.rules
+                )
             return _Job(s, since, helper, self._view(s), None)
         return None
 
@@ -734,6 +766,7 @@ class Table:
         return min(future) if future else None
 
     async def _drive(self) -> None:
+        retry = _Backoff()
         while True:
             self._wake.clear()
             try:
@@ -760,11 +793,11 @@ class Table:
                             log.error("match %s: bot chose illegal %s", self.match_id, aid)
                             aid = st.legal_actions(job.seat)[0]
                         await self._commit(job.seat, aid, None)
+                retry.reset()
             except asyncio.CancelledError:
                 raise
             except Exception:  # a failed commit: the table keeps its last durable state
-                log.exception("match %s: the driver failed; retrying", self.match_id)
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(retry.failed(self.match_id))
         self.vote = None
         if self.on_end is not None:
             self.on_end(self)
@@ -832,23 +865,12 @@ class Table:
         return seq
 
     def _settle(self, db: SqlConnection, new: State, rnd: int) -> None:
-        """The round's ledger rows, the next round or the match's end: in the decision's
-        transaction (blocking: the committer's writer thread runs it)."""
+        """The round's ledger rows (a ``ledger`` match only), the next round or the match's
+        end: in the decision's transaction (blocking: the committer's writer thread runs it)."""
         result = new.result
         assert result is not None
-        ledger = []
-        for s, info in enumerate(self.seats):
-            delta = result.deltas[s]
-            balance = db.execute(
-                update(Account)
-                .where(Account.id == info.account_id)
-                .values(balance=Account.balance + delta)
-                .returning(Account.balance)
-            ).scalar_one()
-            ledger.append({"account_id": info.account_id, "delta": delta,
-                           "balance_after": balance, "reason": "round",
-                           "match_id": self.match_id, "round_index": rnd})  # fmt: skip
-        db.execute(insert(LedgerEntry), ledger)
+        if self.ledger:
+            self._settle_accounts(db, result.deltas, rnd)
         if rnd + 1 < self.match.rounds_total:  # (an open 解散 vote stays open)
             db.execute(
                 insert(RoundRow).values(
@@ -866,6 +888,22 @@ class Table:
                 .values(status="finished", dissolve=None)  # a vote still open lapses
             )
             db.execute(update(RoomRow).where(RoomRow.id == self.room_id).values(status="finished"))
+
+    def _settle_accounts(self, db: SqlConnection, deltas: Sequence[int], rnd: int) -> None:
+        """Move each seat's account balance by its delta, with a ledger row saying why."""
+        ledger = []
+        for s, info in enumerate(self.seats):
+            delta = deltas[s]
+            balance = db.execute(
+                update(Account)
+                .where(Account.id == info.account_id)
+                .values(balance=Account.balance + delta)
+                .returning(Account.balance)
+            ).scalar_one()
+            ledger.append({"account_id": info.account_id, "delta": delta,
+                           "balance_after": balance, "reason": "round",
+                           "match_id": self.match_id, "round_index": rnd})  # fmt: skip
+        db.execute(insert(LedgerEntry), ledger)
 
     def _advance(self) -> None:
         """After a decision: collect events; at a round's end settle it and deal the next."""
@@ -907,6 +945,7 @@ class Table:
             time_limit=time_limit,
             settings=settings,
             on_end=on_end,
+            ledger=row.scoring != "local",
         )
         vote = row.dissolve
         if vote is not None and vote.get("outcome") == "dissolved":
