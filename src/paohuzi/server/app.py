@@ -40,6 +40,7 @@ from .protocol import (
     Waiting,
     client_adapter,
 )
+from .seating import claim_open, commit_seats, seats_of
 from .tables import Connection, SeatInfo, Table, TableHandle
 from .web import add_web
 
@@ -479,21 +480,31 @@ def create_app(
     async def room_info(code: str, db: Db) -> dict[str, Any]:
         return await _room_json(db, await _room(db, code))
 
-    async def _open_room(db: AsyncSession, code: str) -> tuple[RoomRow, list[RoomSeat]]:
+    async def _open_room(
+        db: AsyncSession, code: str, host: tuple[int, str] | None = None, status: str = "open"
+    ) -> tuple[RoomRow, list[RoomSeat]]:
+        """The open room, claimed in the database and moved to ``status`` (seating.py: one
+        change at a time, across workers too), with its seats as they are now; ``host``:
+        (the caller's id, what only the host may do), refused to anyone else."""
         room = await _room(db, code)
         if room.status != "open":
             raise ApiError("room_started", f"room {code} has started", 409)
-        seats = list((await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all())
-        return room, seats
+        if host is not None and room.host_id != host[0]:
+            raise ApiError("not_host", f"only the host may {host[1]}", 403)
+        await claim_open(db, room, status)
+        return room, await seats_of(db, room.id)
 
-    def _free_seat(seats: list[RoomSeat], wanted: int | None) -> int:
+    async def _free_seat(db: AsyncSession, seats: list[RoomSeat], wanted: int | None) -> int:
+        """``wanted`` if free, else the first free seat; a refusal ends the claim."""
         taken = {s.seat for s in seats}
         if wanted is not None:
             if wanted in taken:
+                await db.rollback()
                 raise ApiError("seat_taken", f"seat {wanted} is taken", 409)
             return wanted
         free = [s for s in range(3) if s not in taken]
         if not free:
+            await db.rollback()
             raise ApiError("room_full", "the room is full", 409)
         return free[0]
 
@@ -502,10 +513,11 @@ def create_app(
         async with hub.lock:
             room, seats = await _open_room(db, code)
             if any(s.account_id == me.id for s in seats):
+                await db.rollback()
                 raise ApiError("already_seated", "this account already has a seat here", 409)
-            seat = _free_seat(seats, body.seat)
+            seat = await _free_seat(db, seats, body.seat)
             db.add(RoomSeat(room_id=room.id, seat=seat, account_id=me.id, bot=None))
-            await db.commit()
+            await commit_seats(db)
             return {"seat": seat, "room": await _room_json(db, room)}
 
     @app.post("/rooms/{code}/leave")
@@ -514,6 +526,7 @@ def create_app(
             room, seats = await _open_room(db, code)
             mine = [s for s in seats if s.account_id == me.id]
             if not mine:
+                await db.rollback()
                 raise ApiError("not_seated", "this account has no seat here", 409)
             for s in mine:
                 await db.delete(s)
@@ -528,33 +541,32 @@ def create_app(
         if body.bot not in BOT_KINDS:
             raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {body.bot!r}")
         async with hub.lock:
-            room, seats = await _open_room(db, code)
-            if room.host_id != me.id:
-                raise ApiError("not_host", "only the host may seat bots", 403)
+            room, seats = await _open_room(db, code, (me.id, "seat bots"))
             wanted = (
-                [_free_seat(seats, body.seat)]
+                [await _free_seat(db, seats, body.seat)]
                 if body.seat is not None
                 else [s for s in range(3) if s not in {x.seat for x in seats}]
             )
             if not wanted:
+                await db.rollback()
                 raise ApiError("room_full", "the room is full", 409)
             for seat in wanted:
                 bot = await accounts.create_account(
                     db, kind="bot", nickname=f"{body.bot} bot", grant=HONG_GUAI_WAN.starting_balance
                 )
                 db.add(RoomSeat(room_id=room.id, seat=seat, account_id=bot.id, bot=body.bot))
-            await db.commit()
+            await commit_seats(db)
             return await _room_json(db, room)
 
     @app.post("/rooms/{code}/start")
     async def start(code: str, me: Me, db: Db) -> dict[str, Any]:
         async with hub.lock:
-            room, seats = await _open_room(db, code)
-            if room.host_id != me.id:
-                raise ApiError("not_host", "only the host may start the match", 403)
+            # Claimed open -> playing: of concurrent starts, on any worker, one goes on.
+            room, seats = await _open_room(db, code, (me.id, "start the match"), "playing")
             if len(seats) != 3:
-                raise ApiError("not_full", f"{len(seats)} of 3 seats are taken", 409)
-            seats.sort(key=lambda s: s.seat)
+                taken = len(seats)
+                await db.rollback()  # the room is open again
+                raise ApiError("not_full", f"{taken} of 3 seats are taken", 409)
             balances: list[int] = []
             for s in seats:
                 acct = await db.get(Account, s.account_id)
@@ -587,7 +599,6 @@ def create_app(
                     balances=balances,
                 )
             )
-            room.status = "playing"
             await db.commit()
             table = Table(
                 sessions,
