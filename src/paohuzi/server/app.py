@@ -42,6 +42,8 @@ from .protocol import (
 )
 from .seating import claim_open, commit_seats, seats_of
 from .tables import Connection, SeatInfo, Table, TableHandle
+from .validation import MatchId
+from .validation import install as install_validation
 from .web import add_web
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,23 +62,32 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# What accounts.py accepts, written into the schema (nicknames are also stripped and must
+# be printable: checked there, answered 400 bad_nickname).
+Username = Annotated[str, Field(pattern=r"^[A-Za-z0-9_]{3,32}$")]
+Password = Annotated[str, Field(min_length=8, max_length=128)]
+Nickname = Annotated[str, Field(min_length=1, max_length=32)]
+
+
 class Credentials(_Body):
-    """Username and password."""
+    """Username and password (a wrong one of either is a bad login, 401)."""
 
-    username: Annotated[str, Field(max_length=64)]
-    password: Annotated[str, Field(max_length=200)]
+    username: Annotated[str, Field(max_length=32)]
+    password: Annotated[str, Field(max_length=128)]
 
 
-class RegisterBody(Credentials):
+class RegisterBody(_Body):
     """A new account; the nickname defaults to the username."""
 
-    nickname: Annotated[str | None, Field(max_length=64)] = None
+    username: Username
+    password: Password
+    nickname: Nickname | None = None
 
 
 class GuestBody(_Body):
     """A guest account."""
 
-    nickname: Annotated[str, Field(max_length=64)]
+    nickname: Nickname
 
 
 class RoomBody(_Body):
@@ -276,6 +287,7 @@ def create_app(
     )
     app.state.ready = False
     app.state.hub = hub
+    install_validation(app)  # 400 {code, reason} for what FastAPI refuses, not 422 {detail}
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -620,7 +632,7 @@ def create_app(
             return {"match_id": row.id, "room": await _room_json(db, room)}
 
     @app.get("/matches/{match_id}/record")
-    async def match_record(match_id: int, db: Db) -> JSONResponse:
+    async def match_record(match_id: MatchId, db: Db) -> JSONResponse:
         row = await db.get(MatchRow, match_id)
         if row is None:
             raise ApiError("no_match", f"no match {match_id}", 404)
@@ -635,7 +647,7 @@ def create_app(
         return JSONResponse(json.loads(rec.to_json()))
 
     @app.get("/matches/{match_id}/ledger")
-    async def match_ledger(match_id: int, db: Db) -> list[dict[str, Any]]:
+    async def match_ledger(match_id: MatchId, db: Db) -> list[dict[str, Any]]:
         rows = (
             await db.scalars(
                 select(LedgerEntry).where(LedgerEntry.match_id == match_id).order_by(LedgerEntry.id)
@@ -648,8 +660,7 @@ def create_app(
         total = await db.scalar(select(func.count()).select_from(LedgerEntry))
         group = committer_for(sessions)
         return {
-            "tables": len(hub.tables),
-            "live_matches": sorted(t.match_id for t in hub.tables.values()),
+            "tables": len(hub.tables),  # a count only: live match ids are no one's business
             "ledger_rows": total,
             "commits": {"writes": group.writes, "transactions": group.batches},
         }
