@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..core.errors import PaohuziError
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
-from . import accounts
+from . import accounts, wirejson
 from .commit import close_committer, committer_for
 from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
 from .errors import ApiError
@@ -738,7 +738,7 @@ def create_app(
                 )
                 continue
             try:
-                raw = json.loads(text)
+                raw = wirejson.loads(text)  # nesting bounded: json.loads recurses per level
             except ValueError as e:
                 conn.put(ErrorMsg(code="bad_json", reason=f"not JSON: {e}"))
                 continue
