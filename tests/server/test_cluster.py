@@ -132,6 +132,26 @@ def _seat_room(srv: Server, n_humans: int = 3) -> tuple[str, list[str]]:
     return code, tokens
 
 
+async def test_six_starts_across_workers_make_one_match(workers: list[Server]) -> None:
+    """Six concurrent starts of one room, two on each worker: one match, five 409s (the
+    room is claimed in the database; each worker's own lock cannot see the others)."""
+    async with httpx.AsyncClient(timeout=30) as http:
+        for trial in range(5):
+            code, tokens = _seat_room(workers[trial % 3])
+            host = {"Authorization": f"Bearer {tokens[0]}"}
+            got = await asyncio.gather(
+                *(http.post(f"{workers[i % 3].http}/rooms/{code}/start", headers=host)
+                  for i in range(6))
+            )  # fmt: skip
+            wins = [r.json()["match_id"] for r in got if r.status_code == 200]
+            lost = [r.json()["code"] for r in got if r.status_code != 200]
+            assert len(wins) == 1 and lost == ["room_started"] * 5, [r.text for r in got]
+            rooms = [(await http.get(f"{w.http}/rooms/{code}")).json() for w in workers]
+            assert all(r["match_id"] == wins[0] and r["status"] == "playing" for r in rooms)
+            mine = (await http.get(f"{workers[2].http}/accounts/me/matches", headers=host)).json()
+            assert [m["match_id"] for m in mine if m["room"] == code] == wins
+
+
 async def test_sigkill_the_owner_and_the_match_goes_on_elsewhere(
     workers: list[Server], redis_url: str
 ) -> None:

@@ -70,7 +70,7 @@ def test_a_seeded_room_deals_its_seed_and_replays_step_by_step(
             seats = c.get(f"/rooms/{data_code}").json()["seats"]
             assert data["names"] == [s["nickname"] for s in seats] == ["random bot"] * 3
         assert c.get(f"/matches/{match_id}/replay/1").status_code == 404
-        assert c.get(f"/matches/{match_id}/replay/0?seat=3").status_code == 422
+        assert c.get(f"/matches/{match_id}/replay/0?seat=3").status_code == 400
         assert c.get(f"/matches/{match_id}/rounds/1").status_code == 404
         assert c.get("/matches/999/rounds/0").json()["code"] == "no_match"
 

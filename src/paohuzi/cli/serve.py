@@ -78,6 +78,15 @@ def serve_cmd(
     workers: Annotated[
         int, typer.Option(help="Worker processes on this port (more than 1 needs --redis).", min=1)
     ] = 1,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An address or network (repeatable, or comma-separated in "
+            "$PAOHUZI_TRUSTED_PROXIES) of a reverse proxy whose X-Forwarded-For is believed; "
+            "none by default: the connecting address is the client's.",
+            envvar="PAOHUZI_TRUSTED_PROXIES",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server (migrates the database first); GET /health when ready."""
     _need_server()
@@ -86,6 +95,7 @@ def serve_cmd(
     from ..server import run
     from ..server.db import backend_of, default_db_url
     from ..server.limits import PlaySettings
+    from ..server.proxies import trusted_proxies
 
     try:
         settings = PlaySettings.from_env()
@@ -98,6 +108,10 @@ def serve_cmd(
         raise typer.Exit(2) from None
     if log_format not in ("text", "json"):
         fail(f"--log-format {log_format!r}: choose text or json")
+    try:
+        proxies = trusted_proxies(trusted_proxy or [])
+    except ValueError as e:
+        fail(f"--trusted-proxy: {e}")
     url = db or default_db_url()
     backend_of(url)  # a bad URL is refused before anything starts
     if workers > 1 and redis is None:
@@ -115,7 +129,7 @@ def serve_cmd(
             raise typer.Exit(2) from None
     with _database(url):
         run(host, port, url, settings, log_format, redis_url=redis, lease_ms=lease_ms,
-            workers=workers)  # fmt: skip
+            workers=workers, trusted_proxies=proxies)  # fmt: skip
 
 
 @db_app.command("upgrade")

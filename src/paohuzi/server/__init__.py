@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
     from fastapi import FastAPI
 
     from .limits import PlaySettings
@@ -26,10 +28,12 @@ def run(
     redis_url: str | None = None,
     lease_ms: int = 2000,
     workers: int = 1,
+    trusted_proxies: Sequence[str] = (),
 ) -> None:
     """Migrate the database, then serve until interrupted (SIGTERM: a graceful stop); with
     ``workers`` > 1, that many processes on one port (uvicorn's supervisor), each a worker
-    of the cluster (``redis_url``)."""
+    of the cluster (``redis_url``). X-Forwarded-For is believed only from
+    ``trusted_proxies`` (none: uvicorn would otherwise believe any loopback peer)."""
     import os
 
     import uvicorn
@@ -51,6 +55,8 @@ def run(
         "log_level": "info",
         "log_config": None,  # uvicorn's loggers go through configure_logging's handler
         "timeout_graceful_shutdown": 5,
+        "proxy_headers": bool(trusted_proxies),
+        "forwarded_allow_ips": list(trusted_proxies) or None,
     }
     if workers > 1:
         assert redis_url is not None, "several workers share tables through Redis"

@@ -129,13 +129,16 @@ async def logout(db: AsyncSession, token: str) -> None:
 
 
 class LoginLimiter:
-    """Refuse logins for a name or an address after too many failures in a window.
+    """Refuse logins after too many failures in a window: per (name, address) pair, and
+    per address.
 
-    In memory, per process: enough to stop a password-guessing loop against one server.
+    Not per name alone: an attacker elsewhere guessing a name's password would lock its
+    owner out. The per-address limit stops one address trying many names. In memory, per
+    process: enough to stop a password-guessing loop against one server.
     """
 
     def __init__(self, per_name: int = 5, per_address: int = 20, window: float = 60.0) -> None:
-        self.limits = {"name": per_name, "address": per_address}
+        self.limits = {"pair": per_name, "address": per_address}
         self.window = window
         self.failures: dict[tuple[str, str], deque[float]] = {}
 
@@ -146,10 +149,17 @@ class LoginLimiter:
             q.popleft()
         return q
 
+    @staticmethod
+    def _keys(name: str, address: str) -> tuple[tuple[str, str], tuple[str, str]]:
+        return ("pair", f"{address}\x00{name}"), ("address", address)
+
     def check(self, name: str, address: str) -> None:
         """Raise ``rate_limited`` (429) if either key has used up its failures."""
-        for kind, value in (("name", name), ("address", address)):
-            if len(self._recent((kind, value))) >= self.limits[kind]:
+        for key in self._keys(name, address):
+            q = self._recent(key)
+            if not q:
+                del self.failures[key]  # (forgotten once quiet: the table stays small)
+            elif len(q) >= self.limits[key[0]]:
                 raise ApiError(
                     "rate_limited",
                     f"too many failed logins; wait {int(self.window)} seconds",
@@ -159,5 +169,5 @@ class LoginLimiter:
     def failed(self, name: str, address: str) -> None:
         """Count a failed login against both keys."""
         now_ = time.monotonic()
-        self._recent(("name", name)).append(now_)
-        self._recent(("address", address)).append(now_)
+        for key in self._keys(name, address):
+            self._recent(key).append(now_)

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
-from . import accounts, rulesets
+from . import accounts, rulesets, wirejson
 from .commit import close_committer, committer_for
 from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
 from .errors import ApiError
@@ -38,7 +38,10 @@ from .protocol import (
     Waiting,
     client_adapter,
 )
+from .seating import claim_open, commit_seats, seats_of
 from .tables import Connection, SeatInfo, Table, TableHandle
+from .validation import MatchId
+from .validation import install as install_validation
 from .web import add_web
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,23 +58,32 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# What accounts.py accepts, written into the schema (nicknames are also stripped and must
+# be printable: checked there, answered 400 bad_nickname).
+Username = Annotated[str, Field(pattern=r"^[A-Za-z0-9_]{3,32}$")]
+Password = Annotated[str, Field(min_length=8, max_length=128)]
+Nickname = Annotated[str, Field(min_length=1, max_length=32)]
+
+
 class Credentials(_Body):
-    """Username and password."""
+    """Username and password (a wrong one of either is a bad login, 401)."""
 
-    username: Annotated[str, Field(max_length=64)]
-    password: Annotated[str, Field(max_length=200)]
+    username: Annotated[str, Field(max_length=32)]
+    password: Annotated[str, Field(max_length=128)]
 
 
-class RegisterBody(Credentials):
+class RegisterBody(_Body):
     """A new account; the nickname defaults to the username."""
 
-    nickname: Annotated[str | None, Field(max_length=64)] = None
+    username: Username
+    password: Password
+    nickname: Nickname | None = None
 
 
 class GuestBody(_Body):
     """A guest account."""
 
-    nickname: Annotated[str, Field(max_length=64)]
+    nickname: Nickname
 
 
 class RoomBody(_Body):
@@ -271,6 +283,7 @@ def create_app(
     )
     app.state.ready = False
     app.state.hub = hub
+    install_validation(app)  # 400 {code, reason} for what FastAPI refuses, not 422 {detail}
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -484,21 +497,31 @@ def create_app(
     async def room_info(code: str, db: Db) -> dict[str, Any]:
         return await _room_json(db, await _room(db, code))
 
-    async def _open_room(db: AsyncSession, code: str) -> tuple[RoomRow, list[RoomSeat]]:
+    async def _open_room(
+        db: AsyncSession, code: str, host: tuple[int, str] | None = None, status: str = "open"
+    ) -> tuple[RoomRow, list[RoomSeat]]:
+        """The open room, claimed in the database and moved to ``status`` (seating.py: one
+        change at a time, across workers too), with its seats as they are now; ``host``:
+        (the caller's id, what only the host may do), refused to anyone else."""
         room = await _room(db, code)
         if room.status != "open":
             raise ApiError("room_started", f"room {code} has started", 409)
-        seats = list((await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all())
-        return room, seats
+        if host is not None and room.host_id != host[0]:
+            raise ApiError("not_host", f"only the host may {host[1]}", 403)
+        await claim_open(db, room, status)
+        return room, await seats_of(db, room.id)
 
-    def _free_seat(seats: list[RoomSeat], wanted: int | None) -> int:
+    async def _free_seat(db: AsyncSession, seats: list[RoomSeat], wanted: int | None) -> int:
+        """``wanted`` if free, else the first free seat; a refusal ends the claim."""
         taken = {s.seat for s in seats}
         if wanted is not None:
             if wanted in taken:
+                await db.rollback()
                 raise ApiError("seat_taken", f"seat {wanted} is taken", 409)
             return wanted
         free = [s for s in range(3) if s not in taken]
         if not free:
+            await db.rollback()
             raise ApiError("room_full", "the room is full", 409)
         return free[0]
 
@@ -507,10 +530,11 @@ def create_app(
         async with hub.lock:
             room, seats = await _open_room(db, code)
             if any(s.account_id == me.id for s in seats):
+                await db.rollback()
                 raise ApiError("already_seated", "this account already has a seat here", 409)
-            seat = _free_seat(seats, body.seat)
+            seat = await _free_seat(db, seats, body.seat)
             db.add(RoomSeat(room_id=room.id, seat=seat, account_id=me.id, bot=None))
-            await db.commit()
+            await commit_seats(db)
             return {"seat": seat, "room": await _room_json(db, room)}
 
     @app.post("/rooms/{code}/leave")
@@ -519,6 +543,7 @@ def create_app(
             room, seats = await _open_room(db, code)
             mine = [s for s in seats if s.account_id == me.id]
             if not mine:
+                await db.rollback()
                 raise ApiError("not_seated", "this account has no seat here", 409)
             for s in mine:
                 await db.delete(s)
@@ -533,33 +558,32 @@ def create_app(
         if body.bot not in BOT_KINDS:
             raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {body.bot!r}")
         async with hub.lock:
-            room, seats = await _open_room(db, code)
-            if room.host_id != me.id:
-                raise ApiError("not_host", "only the host may seat bots", 403)
+            room, seats = await _open_room(db, code, (me.id, "seat bots"))
             wanted = (
-                [_free_seat(seats, body.seat)]
+                [await _free_seat(db, seats, body.seat)]
                 if body.seat is not None
                 else [s for s in range(3) if s not in {x.seat for x in seats}]
             )
             if not wanted:
+                await db.rollback()
                 raise ApiError("room_full", "the room is full", 409)
             for seat in wanted:
                 bot = await accounts.create_account(
                     db, kind="bot", nickname=f"{body.bot} bot", grant=HONG_GUAI_WAN.starting_balance
                 )
                 db.add(RoomSeat(room_id=room.id, seat=seat, account_id=bot.id, bot=body.bot))
-            await db.commit()
+            await commit_seats(db)
             return await _room_json(db, room)
 
     @app.post("/rooms/{code}/start")
     async def start(code: str, me: Me, db: Db) -> dict[str, Any]:
         async with hub.lock:
-            room, seats = await _open_room(db, code)
-            if room.host_id != me.id:
-                raise ApiError("not_host", "only the host may start the match", 403)
+            # Claimed open -> playing: of concurrent starts, on any worker, one goes on.
+            room, seats = await _open_room(db, code, (me.id, "start the match"), "playing")
             if len(seats) != 3:
-                raise ApiError("not_full", f"{len(seats)} of 3 seats are taken", 409)
-            seats.sort(key=lambda s: s.seat)
+                taken = len(seats)
+                await db.rollback()  # the room is open again
+                raise ApiError("not_full", f"{taken} of 3 seats are taken", 409)
             rules = RuleSet.from_dict(room.rules)
             rulesets.check_points(rules)  # (a room made before the allowed values were)
             scoring = rulesets.scoring_of(rules)
@@ -593,7 +617,6 @@ def create_app(
                     balances=balances,
                 )
             )
-            room.status = "playing"
             await db.commit()
             table = Table(
                 sessions,
@@ -616,7 +639,7 @@ def create_app(
             return {"match_id": row.id, "room": await _room_json(db, room)}
 
     @app.get("/matches/{match_id}/record")
-    async def match_record(match_id: int, db: Db) -> JSONResponse:
+    async def match_record(match_id: MatchId, db: Db) -> JSONResponse:
         row = await db.get(MatchRow, match_id)
         if row is None:
             raise ApiError("no_match", f"no match {match_id}", 404)
@@ -631,7 +654,7 @@ def create_app(
         return JSONResponse(json.loads(rec.to_json()))
 
     @app.get("/matches/{match_id}/ledger")
-    async def match_ledger(match_id: int, db: Db) -> list[dict[str, Any]]:
+    async def match_ledger(match_id: MatchId, db: Db) -> list[dict[str, Any]]:
         rows = (
             await db.scalars(
                 select(LedgerEntry).where(LedgerEntry.match_id == match_id).order_by(LedgerEntry.id)
@@ -644,8 +667,7 @@ def create_app(
         total = await db.scalar(select(func.count()).select_from(LedgerEntry))
         group = committer_for(sessions)
         return {
-            "tables": len(hub.tables),
-            "live_matches": sorted(t.match_id for t in hub.tables.values()),
+            "tables": len(hub.tables),  # a count only: live match ids are no one's business
             "ledger_rows": total,
             "commits": {"writes": group.writes, "transactions": group.batches},
         }
@@ -723,7 +745,7 @@ def create_app(
                 )
                 continue
             try:
-                raw = json.loads(text)
+                raw = wirejson.loads(text)  # nesting bounded: json.loads recurses per level
             except ValueError as e:
                 conn.put(ErrorMsg(code="bad_json", reason=f"not JSON: {e}"))
                 continue

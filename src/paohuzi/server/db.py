@@ -42,6 +42,7 @@ __all__ = [
     "backend_of",
     "default_db_url",
     "make_engine",
+    "private_sqlite_file",
     "safe_url",
     "upgrade",
     "writer_engine",
@@ -178,7 +179,8 @@ def default_db_url() -> str:
     if env:
         return env
     home = Path.home() / ".paohuzi"
-    home.mkdir(parents=True, exist_ok=True)
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    home.chmod(0o700)  # it holds password hashes: the owner's alone, an old one too
     return f"sqlite+aiosqlite:///{home / 'server.db'}"
 
 
@@ -284,8 +286,20 @@ def upgrade(url: str) -> None:
     if backend_of(url) == "sqlite":
         path = make_url(url).database
         if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            private_sqlite_file(Path(path))
     command.upgrade(alembic_config(url), "head")
+
+
+def private_sqlite_file(path: Path) -> None:
+    """Make the SQLite file (and its -wal/-shm) readable by the owner alone (0600; it
+    holds password hashes), creating it, and any folder missing above it (0700), first."""
+    missing = [p for p in [path.parent, *path.parent.parents] if not p.exists()]
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if p.exists():
+            p.chmod(0o600)
 
 
 def sync_engine(url: str) -> Engine:

@@ -37,6 +37,7 @@ from ..core.views import view
 from .db import Account, MatchRow, RoomRow, RoomSeat
 from .errors import ApiError
 from .protocol import view_to_dict
+from .validation import MatchId
 
 __all__ = ["WEB_DIR", "add_web", "result_json"]
 
@@ -192,7 +193,7 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         return hint_json(table.state, seat)
 
     @app.get("/matches/{match_id}/rounds/{rnd}")
-    async def round_result(match_id: int, rnd: int, db: Db) -> dict[str, Any]:
+    async def round_result(match_id: MatchId, rnd: int, db: Db) -> dict[str, Any]:
         _, table = await _match(db, match_id)
         finished = table.match.finished
         if not 0 <= rnd < len(finished):
@@ -201,7 +202,7 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
 
     @app.get("/matches/{match_id}/replay/{rnd}")
     async def replay_round(
-        match_id: int,
+        match_id: MatchId,
         rnd: int,
         db: Db,
         seat: Annotated[int | None, Query(ge=0, le=2)] = None,

@@ -1,0 +1,72 @@
+"""Requests FastAPI refuses (undecodable or invalid bodies, ids out of range) are answered
+400 ``{code, reason}`` quoting a bounded snippet, never ``{"detail"}`` 422 or a 500."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from paohuzi.server.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}")) as c:
+        yield c
+
+
+def _refused(r: object, code: str = "bad_request") -> dict[str, str]:
+    import httpx
+
+    assert isinstance(r, httpx.Response)
+    assert r.status_code == 400, r.text
+    body = r.json()
+    assert set(body) == {"code", "reason"} and body["code"] == code, body
+    return dict(body)
+
+
+def test_undecodable_and_invalid_bodies(client: TestClient) -> None:
+    url = "/accounts/guest"
+    as_json = {"Content-Type": "application/json"}
+    _refused(client.post(url, content=b"\xff\xfe{", headers=as_json), "bad_json")
+    _refused(client.post(url, content=b'{"nickname": ', headers=as_json), "bad_json")
+    why = _refused(client.post(url, json={"nickname": 7}), "bad_nickname")["reason"]
+    assert why.startswith("nickname:") and "7" in why
+    _refused(client.post(url, json={}), "bad_nickname")
+    _refused(client.post(url, json={"nickname": "x", "extra": 1}))
+    _refused(client.post(url, json=[1, 2]))
+
+
+def test_a_long_body_is_not_echoed(client: TestClient) -> None:
+    huge = "A" * 100_000
+    r = client.post("/accounts/guest", json={"nickname": huge})
+    body = _refused(r, "bad_nickname")
+    assert len(r.content) < 400 and huge[:100] not in body["reason"]
+    r = client.post("/accounts/guest", json={"nickname": ["B" * 50_000]})
+    assert len(_refused(r, "bad_nickname")["reason"]) < 200
+
+
+@pytest.mark.parametrize("match_id", [2**63, 2**64 + 5, 10**30, -1, 0])
+def test_match_ids_out_of_range(client: TestClient, match_id: int) -> None:
+    for path in ("record", "ledger", "rounds/0", "replay/0"):
+        r = client.get(f"/matches/{match_id}/{path}")
+        assert r.status_code in (400, 404), (path, r.status_code, r.text)
+        assert set(r.json()) == {"code", "reason"}, r.text
+        assert len(r.json()["reason"]) < 200
+
+
+def test_largest_match_id_is_no_match(client: TestClient) -> None:
+    for path in ("record", "rounds/0", "replay/0"):
+        r = client.get(f"/matches/{2**63 - 1}/{path}")
+        assert r.status_code == 404 and r.json()["code"] == "no_match", r.text
+
+
+def test_openapi_documents_400_not_422(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    for path, ops in schema["paths"].items():
+        for method, op in ops.items():
+            assert "422" not in op["responses"], (method, path)
+    assert "HTTPValidationError" not in schema["components"]["schemas"]

@@ -1,0 +1,140 @@
+"""Concurrent starts and joins of one room, served by several applications on one database
+(each its own process-local lock, as cluster workers are): one match, one seat holder, the
+others a clear 409, never a 500; on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+from sqlalchemy import func, select
+
+from paohuzi.server.app import create_app
+from paohuzi.server.db import MatchRow, RoomRow, RoomSeat
+
+APPS = 3
+
+
+@contextlib.asynccontextmanager
+async def _apps(db_url: str) -> AsyncIterator[list[httpx.AsyncClient]]:
+    """``APPS`` applications on ``db_url``, started, each behind an HTTP client."""
+    async with contextlib.AsyncExitStack() as stack:
+        clients = []
+        for _ in range(APPS):
+            app = create_app(db_url)
+            await stack.enter_async_context(app.router.lifespan_context(app))
+            transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+            clients.append(
+                await stack.enter_async_context(
+                    httpx.AsyncClient(transport=transport, base_url="http://t")
+                )
+            )
+        yield clients
+
+
+async def _guest(c: httpx.AsyncClient, name: str) -> dict[str, str]:
+    r = await c.post("/accounts/guest", json={"nickname": name})
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+async def _room(c: httpx.AsyncClient, host: dict[str, str]) -> str:
+    r = await c.post("/rooms", json={"rounds": 1}, headers=host)
+    assert r.status_code == 201, r.text
+    return str(r.json()["code"])
+
+
+async def _count(db_url: str, model: Any, code: str) -> int:
+    from paohuzi.server.db import make_engine
+
+    engine, sessions = make_engine(db_url)
+    try:
+        async with sessions() as db:
+            room_id = await db.scalar(select(RoomRow.id).where(RoomRow.code == code))
+            n = await db.scalar(
+                select(func.count()).select_from(model).where(model.room_id == room_id)
+            )
+            return int(n or 0)
+    finally:
+        await engine.dispose()
+
+
+def _outcome(rs: list[httpx.Response]) -> list[tuple[int, str]]:
+    return sorted((r.status_code, r.json().get("code", "") if r.status_code != 200 else "")
+                  for r in rs)  # fmt: skip
+
+
+async def test_concurrent_starts_make_one_match(db_url: str) -> None:
+    async with _apps(db_url) as clients:
+        for trial in range(4):
+            host = await _guest(clients[0], f"host{trial}")
+            code = await _room(clients[0], host)
+            others = [await _guest(clients[i], f"p{trial}{i}") for i in (1, 2)]
+            for i, who in enumerate([host, *others]):
+                r = await clients[i].post(f"/rooms/{code}/join", json={"seat": i}, headers=who)
+                assert r.status_code == 200, r.text
+            got = await asyncio.gather(
+                *(clients[i % APPS].post(f"/rooms/{code}/start", headers=host) for i in range(6))
+            )
+            assert _outcome(got) == [(200, "")] + [(409, "room_started")] * 5, [r.text for r in got]
+            assert await _count(db_url, MatchRow, code) == 1
+            ids = {r.json()["match_id"] for r in got if r.status_code == 200}
+            info = (await clients[1].get(f"/rooms/{code}")).json()
+            assert info["status"] == "playing" and {info["match_id"]} == ids
+
+
+async def test_concurrent_joins_of_one_seat(db_url: str) -> None:
+    async with _apps(db_url) as clients:
+        host = await _guest(clients[0], "host")
+        code = await _room(clients[0], host)
+        players = [await _guest(clients[i % APPS], f"j{i}") for i in range(6)]
+        got = await asyncio.gather(
+            *(
+                clients[i % APPS].post(f"/rooms/{code}/join", json={"seat": 1}, headers=p)
+                for i, p in enumerate(players)
+            )
+        )
+        assert _outcome(got) == [(200, "")] + [(409, "seat_taken")] * 5, [r.text for r in got]
+        # Any free seat: three of six get one, the rest hear the room is full.
+        code = await _room(clients[0], host)
+        got = await asyncio.gather(
+            *(
+                clients[i % APPS].post(f"/rooms/{code}/join", json={}, headers=p)
+                for i, p in enumerate(players)
+            )
+        )
+        assert _outcome(got) == [(200, "")] * 3 + [(409, "room_full")] * 3, [r.text for r in got]
+        assert await _count(db_url, RoomSeat, code) == 3
+        # One account twice at once: one seat.
+        code = await _room(clients[0], host)
+        got = await asyncio.gather(
+            *(
+                clients[i % APPS].post(f"/rooms/{code}/join", json={"seat": i}, headers=host)
+                for i in range(3)
+            )
+        )
+        assert _outcome(got) == [(200, "")] + [(409, "already_seated")] * 2, [r.text for r in got]
+
+
+async def test_joins_bots_and_start_at_once(db_url: str) -> None:
+    """Bots, a join and a start racing: a match starts only with three seats taken, and
+    what lost the race is a 409."""
+    async with _apps(db_url) as clients:
+        for trial in range(3):
+            host = await _guest(clients[0], f"h{trial}")
+            code = await _room(clients[0], host)
+            joiner = await _guest(clients[1], f"g{trial}")
+            got = await asyncio.gather(
+                clients[0].post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=host),
+                clients[1].post(f"/rooms/{code}/join", json={}, headers=joiner),
+                clients[2].post(f"/rooms/{code}/start", headers=host),
+                clients[1].post(f"/rooms/{code}/start", headers=host),
+            )
+            assert all(r.status_code in (200, 409) for r in got), [r.text for r in got]
+            matches = await _count(db_url, MatchRow, code)
+            seats = await _count(db_url, RoomSeat, code)
+            assert seats == 3 and matches <= 1
+            assert sum(r.status_code == 200 for r in got[2:]) == matches
