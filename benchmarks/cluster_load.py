@@ -111,7 +111,7 @@ async def _connect(
                     ids = [a["id"] for a in m["legal"]]
                     aid = 21 if 21 in ids else rng.choice(ids)
                     sent[cid] = time.perf_counter()
-                    act = {"type": "act", "action": aid, "version": m["version"], "client_id": cid}
+                    act = {"type": "act", "action": aid, "step": m["step"], "client_id": cid}
                     await ws.send(json.dumps(act))
     except websockets.ConnectionClosed:
         return False

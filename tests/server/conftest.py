@@ -135,7 +135,7 @@ class Player:
         self.seat: int | None = None
         self.events: list[tuple[int, dict[str, Any]]] = []
         self.messages: list[dict[str, Any]] = []
-        self.acks: list[tuple[int, int]] = []  # (decision, action id)
+        self.acks: list[tuple[int, int]] = []  # (the seat's step, action id): steps.decided
         self.errors: list[dict[str, Any]] = []
         self.pending: dict[str, Any] | None = None
         self.acted_since: int | None = None
@@ -171,7 +171,7 @@ class Player:
         self.acted_since = m["since"]
         ids = [a["id"] for a in m["legal"]]
         aid = 21 if 21 in ids else self.rng.choice(ids)
-        self.pending = {"type": "act", "action": aid, "version": m["version"],
+        self.pending = {"type": "act", "action": aid, "step": m["step"],
                         "client_id": f"s{self.seat}-v{m['since']}"}  # fmt: skip
         await ws.send(json.dumps(self.pending))
 
@@ -190,8 +190,8 @@ class Player:
                 await self._act(ws)
         elif t == "ack":
             assert self.pending is not None and m["client_id"] == self.pending["client_id"]
-            if not m["duplicate"] or all(d != m["decision"] for d, _ in self.acks):
-                self.acks.append((m["decision"], self.pending["action"]))
+            if not m["duplicate"] or all(d != m["step"] for d, _ in self.acks):
+                self.acks.append((m["step"], self.pending["action"]))
             self.pending = None
             if act:  # a snapshot may have come while the (retried) intent was in flight
                 await self._act(ws)
@@ -322,7 +322,7 @@ async def play_myself(sock: Sock, seconds: float, delay: float, limit: float = 3
         await asyncio.sleep(delay)
         ids = [a["id"] for a in m["legal"]]
         aid = 20 if 20 in ids else ids[0]
-        await sock.send(type="act", action=aid, version=m["version"], client_id=f"c{m['since']}")
+        await sock.send(type="act", action=aid, step=m["step"], client_id=f"c{m['since']}")
     return acked
 
 

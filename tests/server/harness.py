@@ -93,7 +93,7 @@ async def stored(table: Table) -> list[tuple[int, int, str | None]]:
 async def act(table: Table, seat: Seat, action: int, client_id: str) -> dict[str, Any]:
     """Send an intent; the ack or the error it gets."""
     try:
-        await table.intent(seat.conn, action, table.version, client_id)
+        await table.intent(seat.conn, action, table.step(seat.conn.seat), client_id)
     except ApiError as e:
         return {"type": "error", "code": e.code}
     acks = [m for m in seat.drain() if m["type"] == "ack" and m["client_id"] == client_id]

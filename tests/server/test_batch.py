@@ -48,7 +48,7 @@ async def test_a_batched_socket_gets_the_plain_sockets_messages_in_fewer_frames(
             if mine and mine[-1]["legal"] and mine[-1]["since"] != getattr(plain, "acted", None):
                 p = mine[-1]
                 plain.acted = p["since"]  # type: ignore[attr-defined]
-                act = {"type": "act", "action": p["legal"][0]["id"], "version": p["version"],
+                act = {"type": "act", "action": p["legal"][0]["id"], "step": p["step"],
                        "client_id": f"c{acted}"}  # fmt: skip
                 await plain.send(json.dumps(act))
                 acted += 1

@@ -229,8 +229,8 @@ class _Ws:
         self.sent.append(json.loads(text))
 
 
-def _prompt(version: int, since: int, legal: list[dict[str, Any]], view: Any) -> dict[str, Any]:
-    return {"type": "prompt", "round": 0, "version": version, "since": since,
+def _prompt(step: int, since: int, legal: list[dict[str, Any]], view: Any) -> dict[str, Any]:
+    return {"type": "prompt", "round": 0, "step": step, "since": since,
             "to_act": [], "legal": legal, "view": view}  # fmt: skip
 
 
@@ -246,7 +246,7 @@ async def _feed(p: Any, ws: _Ws, *msgs: dict[str, Any]) -> None:
 async def test_the_bot_client_tells_an_overtaken_claim_from_a_refused_open_decision() -> None:
     """A ``stale`` refusal after the prompt that closed the decision is ``overtaken``; one
     while the latest prompt still shows the decision open asks for the seat's state and,
-    if it is still open, counts it in ``stale_open`` and answers again at the new version."""
+    if it is still open, counts it in ``stale_open`` and answers again at the new step."""
     from paohuzi.bots import make_bot
 
     st = paohuzi.new_game(seed=3)
@@ -259,7 +259,7 @@ async def test_the_bot_client_tells_an_overtaken_claim_from_a_refused_open_decis
     ws = _Ws()
     await _feed(p, ws, _prompt(4, 4, legal, view))
     (intent,) = ws.sent
-    assert intent["version"] == 4
+    assert intent["step"] == 4
     err = {"type": "error", "code": "stale", "reason": "…", "client_id": intent["client_id"]}
     await _feed(p, ws, _prompt(5, 5, [], None), err)  # the window closed: told, then refused
     assert (p.overtaken, p.stale_open, len(ws.sent)) == (1, 0, 1)
@@ -272,7 +272,7 @@ async def test_the_bot_client_tells_an_overtaken_claim_from_a_refused_open_decis
     await _feed(p, ws, {**_prompt(6, 4, legal, view), "type": "snapshot", "seat": s,
                         "match_id": 1, "seq": 0})  # fmt: skip
     assert (p.overtaken, p.stale_open) == (0, 1)
-    assert ws.sent[-1]["type"] == "act" and ws.sent[-1]["version"] == 6  # answered again
+    assert ws.sent[-1]["type"] == "act" and ws.sent[-1]["step"] == 6  # answered again
 
 
 async def test_bot_clients_playing_a_match_see_no_stale_refusal_of_an_open_decision(

@@ -35,6 +35,7 @@ from .conftest import (
 )
 from .pg import pg_database
 from .redisdb import redis_database
+from .steps import decided
 
 LEASE_MS = 2000
 
@@ -75,7 +76,7 @@ class Roamer(Player):
         super().__init__(servers[first], code, token, seed)
         self.servers = servers
         self.at = first
-        self.ack_times: list[tuple[float, int]] = []  # (monotonic time, decision)
+        self.ack_times: list[tuple[float, int]] = []  # (monotonic time, the seat's step)
 
     async def _on(self, ws: Any, m: dict[str, Any], act: bool) -> None:
         if m["type"] == "error" and m["code"] == "moved":  # kept: resent after the reconnect
@@ -98,7 +99,7 @@ class Roamer(Player):
                         m = json.loads(text)
                         self.messages.append(m)
                         if m["type"] == "ack":
-                            self.ack_times.append((time.monotonic(), m["decision"]))
+                            self.ack_times.append((time.monotonic(), m["step"]))
                         await self._on(ws, m, act)
                         if self.over is not None and self.pending is None:
                             return  # (an intent resent on reconnecting is answered after it)
@@ -180,19 +181,29 @@ async def test_sigkill_the_owner_and_the_match_goes_on_elsewhere(
         assert not any(t.done() for t in tasks), "the match ended before the kill"
     assert not any(t.done() for t in tasks), "the match ended before the kill"
     acked_before = {p.seat: list(p.acks) for p in players}
-    last_acked = max(d for p in players for d, _ in p.acks)
     killed_at = time.monotonic()
     victim.kill()  # SIGKILL mid-round, the players keep playing
     # What the dead worker made durable (it writes nothing more): acks of these may still
     # be on their way and do not count as recovered.
     durable = await asyncio.to_thread(_max_seq, workers[1], match_id)
-    assert durable >= last_acked
     try:
         await asyncio.wait_for(asyncio.gather(*(t for r in rooms for t in r[3])), 60)
     except TimeoutError:
         raise AssertionError(_stuck(workers, [p for r in rooms for p in r[2]])) from None
     # Recovery: from the kill to the first acknowledged decision the new owner committed.
-    recovered = min(t for p in players for t, d in p.ack_times if d > durable)
+    # (Acks quote the seat's steps: as the match's decisions they made, from a replay.)
+    _, victim_states = replayed(next(s for s in workers if s.alive()), match_id)
+    last_acked = max(
+        d for s, a in acked_before.items() if s is not None for d, _ in decided(victim_states, s, a)
+    )
+    assert durable >= last_acked
+    recovered = min(
+        t
+        for p in players
+        if p.seat is not None
+        for d, t in decided(victim_states, p.seat, [(step, t) for t, step in p.ack_times])
+        if d > durable
+    )
     recovery = recovered - killed_at
     new_pid = await asyncio.to_thread(_owner_pid_or_none, redis_url, match_id)
     print(
@@ -208,15 +219,17 @@ async def test_sigkill_the_owner_and_the_match_goes_on_elsewhere(
         record, states = replayed(live[0], match_id)
         flat = [(a.seat, a.id) for rnd in record.rounds for a in rnd.actions]
         assert all(st.over for st in states)
+        acks = {p.seat: decided(states, p.seat, p.acks) for p in players if p.seat is not None}
         for p in players:
             assert p.seat is not None
-            for decision, aid in acked_before.get(p.seat, []) if match_id == rooms[0][1] else []:
+            before = acked_before.get(p.seat, []) if match_id == rooms[0][1] else []
+            for decision, aid in decided(states, p.seat, before):
                 assert flat[decision - 1] == (p.seat, aid)  # nothing acknowledged is lost
-            for decision, aid in p.acks:
+            for decision, aid in acks[p.seat]:
                 assert flat[decision - 1] == (p.seat, aid)
             # The events, across the failover, are exactly an uninterrupted replay's.
             assert p.events == seat_events(states, p.seat)
-        assert sorted(d for p in players for d, _ in p.acks) == list(range(1, len(flat) + 1))
+        assert sorted(d for a in acks.values() for d, _ in a) == list(range(1, len(flat) + 1))
         check_ledger(live[0], code, match_id, states)
     assert any(p.reconnects >= 1 for p in rooms[0][2])
 
@@ -275,7 +288,7 @@ async def test_a_paused_owner_loses_the_table_and_its_late_writes_are_refused(
         # The paused worker is sent seat 0's discard, 托管 and 解散; it reads them once it
         # runs again.
         aid = prompt["legal"][0]["id"]
-        await socks[0].send(type="act", action=aid, version=prompt["version"], client_id="late-1")
+        await socks[0].send(type="act", action=aid, step=prompt["step"], client_id="late-1")
         await socks[1].send(type="tuoguan", on=True)
         await socks[2].send(type="dissolve", agree=True)
     finally:

@@ -24,6 +24,7 @@ from ..test_readme import marked
 from .conftest import Player, check_ledger, guest, join, replayed, room, seat_events, start
 from .pg import pg_database
 from .redisdb import redis_database
+from .steps import decided
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -94,12 +95,13 @@ async def test_serve_workers_2_plays_a_room_and_stops_every_worker(tmp_path: Pat
             record, states = replayed(srv, match_id)
             assert len(states) == 1 and all(st.over for st in states)
             flat = [(a.seat, a.id) for rnd in record.rounds for a in rnd.actions]
+            acks = {p.seat: decided(states, p.seat, p.acks) for p in players if p.seat is not None}
             for p in players:
                 assert p.seat is not None
                 assert p.events == seat_events(states, p.seat)  # an uninterrupted replay's
-                for decision, aid in p.acks:
+                for decision, aid in acks[p.seat]:
                     assert flat[decision - 1] == (p.seat, aid)  # nothing acknowledged lost
-            assert sorted(d for p in players for d, _ in p.acks) == list(range(1, len(flat) + 1))
+            assert sorted(d for a in acks.values() for d, _ in a) == list(range(1, len(flat) + 1))
             check_ledger(srv, code, match_id, states)
         finally:
             status = await asyncio.to_thread(srv.stop, 20)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import Player, Server, check_ledger, replayed, seat_events, seated_room, start
+from .steps import decided
 
 
 async def test_sigkill_mid_round_then_the_match_goes_on(tmp_path: Path, db_url: str) -> None:
@@ -34,17 +35,20 @@ async def test_sigkill_mid_round_then_the_match_goes_on(tmp_path: Path, db_url: 
         record, states = replayed(srv, match_id)
         flat = [(a.seat, a.id) for rnd in record.rounds for a in rnd.actions]
         assert all(st.over for st in states)
+        # Acks quote the seat's steps: as the match's decisions they made.
+        acked_before = {s: decided(states, s, a) for s, a in acked_before.items() if s is not None}
+        acks = {p.seat: decided(states, p.seat, p.acks) for p in players if p.seat is not None}
         for p in players:
             assert p.reconnects >= 1
             assert p.seat is not None
             for decision, aid in acked_before[p.seat]:  # nothing acknowledged is lost
                 assert flat[decision - 1] == (p.seat, aid)
-            for decision, aid in p.acks:
+            for decision, aid in acks[p.seat]:
                 assert flat[decision - 1] == (p.seat, aid)
             # The events across the crash are exactly those of an uninterrupted replay.
             assert p.events == seat_events(states, p.seat)
         # Every decision was acknowledged once, though some intents were sent twice.
-        assert sorted(d for p in players for d, _ in p.acks) == list(range(1, len(flat) + 1))
+        assert sorted(d for a in acks.values() for d, _ in a) == list(range(1, len(flat) + 1))
         check_ledger(srv, code, match_id, states)
     finally:
         srv.stop()
@@ -93,6 +97,6 @@ async def test_sigterm_closes_sockets_with_a_code_and_keeps_the_match(tmp_path: 
             while (after := json.loads(await ws.recv()))["type"] != "snapshot":
                 pass
         assert after["type"] == before["type"] == "snapshot"
-        assert (after["version"], after["view"]) == (before["version"], before["view"])
+        assert (after["step"], after["view"]) == (before["step"], before["view"])
     finally:
         srv.stop()

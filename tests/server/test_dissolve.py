@@ -62,9 +62,9 @@ async def test_refused_expired_and_bad_votes(srv: Server) -> None:
         sock = [a, b, c][actor]
         await sock.send(type="resync")
         turn = await sock.kind("snapshot")
-        await sock.send(type="act", action=turn["legal"][0]["id"], version=turn["version"],
+        await sock.send(type="act", action=turn["legal"][0]["id"], step=turn["step"],
                         client_id="go")  # fmt: skip
-        assert (await sock.kind("ack"))["decision"] == 1
+        assert (await sock.kind("ack"))["step"] == 1  # the first decision: one step on
         # Nobody answers: the vote expires.
         asked = time.monotonic()
         await b.send(type="dissolve", agree=True)
@@ -94,7 +94,7 @@ async def test_dissolved_after_a_settled_round(srv: Server) -> None:
         assert vote["votes"] == [True, True, True]
         over = await sock.kind("match_over")
         assert over["dissolved"] and over["match_id"] == match_id
-        await sock.send(type="act", action=20, version=0, client_id="late")
+        await sock.send(type="act", action=20, step=0, client_id="late")
         assert (await sock.kind("error"))["code"] == "match_over"
         await sock.send(type="tuoguan", on=True)
         assert (await sock.kind("error"))["code"] == "match_over"

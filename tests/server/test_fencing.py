@@ -79,8 +79,8 @@ async def test_a_refusing_fence_stores_no_write_of_any_kind(tmp_path: Path) -> N
         after.apply(s, aid)
         if after.result is not None:
             break
-        assert (await act(table, seats[s], aid, f"c{table.version}"))["type"] == "ack"
-    decided = table.version
+        assert (await act(table, seats[s], aid, f"c{table.decision_seq}"))["type"] == "ack"
+    decided = table.decision_seq
     # 托管 on and off, and a 解散 proposal, pass the same fence while it lets them through.
     await table.set_tuoguan(seats[2].conn, True)
     await table.set_tuoguan(seats[2].conn, False)
@@ -100,7 +100,7 @@ async def test_a_refusing_fence_stores_no_write_of_any_kind(tmp_path: Path) -> N
     assert (await ending) == {"type": "error", "code": "moved"}
     assert fence.refused == 5
     assert await _stored(table) == before
-    assert table.version == decided and not table.match.finished and not table.ended
+    assert table.decision_seq == decided and not table.match.finished and not table.ended
     assert [i.tuoguan for i in table.seats] == [False, False, False]
     assert table.vote is not None and table.vote["votes"] == [None, True, None]
 

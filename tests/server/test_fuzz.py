@@ -22,7 +22,7 @@ _json = st.recursive(
     max_leaves=8,
 )
 _fields = st.dictionaries(
-    st.sampled_from(["token", "since", "action", "version", "client_id", "extra"]),
+    st.sampled_from(["token", "since", "action", "step", "client_id", "extra"]),
     _json,
     max_size=4,
 )
@@ -62,7 +62,7 @@ def test_random_frames(server: Server, record_property: Any) -> None:
         ws = open_sockets.enter_context(connect(server.ws(code)))
         ws.send(json.dumps({"type": "auth", "token": tokens[idle]}))
         snap = _recv(ws)
-        assert snap["type"] == "snapshot" and snap["version"] == 0
+        assert snap["type"] == "snapshot" and snap["step"] == 0
 
         @settings(
             max_examples=300,
@@ -79,7 +79,7 @@ def test_random_frames(server: Server, record_property: Any) -> None:
             if reply["type"] == "error":
                 assert reply["code"] and reply["reason"]
             if reply["type"] == "snapshot":
-                assert reply["version"] == 0  # a resync: nothing was applied
+                assert reply["step"] == 0  # a resync: nothing was applied
 
         one()
         # A fast run may have spent the socket's budget (100 messages a second): wait for
@@ -91,7 +91,7 @@ def test_random_frames(server: Server, record_property: Any) -> None:
                 break
             time.sleep(0.1)
         assert again["type"] == "snapshot", again
-        assert again["version"] == 0 and again["view"] == snap["view"]
+        assert again["step"] == 0 and again["view"] == snap["view"]
     print(f"websocket fuzz: {TRIED['n']} random frames tried")
     record_property("inputs_tried", f"{TRIED['n']} WebSocket frames (hypothesis)")
     assert TRIED["n"] >= 300

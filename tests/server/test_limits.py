@@ -15,11 +15,11 @@ from paohuzi.server.protocol import CLOSE_FLOOD, CLOSE_TOO_BIG, MAX_FRAME
 from .conftest import Server, Sock, auth, guest, join, room, seated_room, start
 
 
-async def _table_version(srv: Server, code: str, token: str) -> tuple[int, dict[str, object]]:
+async def _table_step(srv: Server, code: str, token: str) -> tuple[int, dict[str, object]]:
     sock = await Sock.open(srv, code, token)
     try:
         snap = await sock.kind("snapshot")
-        return snap["version"], snap["view"]
+        return snap["step"], snap["view"]  # the first decision is public: it moves the step
     finally:
         await sock.close()
 
@@ -27,10 +27,10 @@ async def _table_version(srv: Server, code: str, token: str) -> tuple[int, dict[
 async def test_a_flood_is_refused_then_closed_and_the_table_stays(server: Server) -> None:
     code, tokens = seated_room(server, 3)
     await asyncio.to_thread(start, server, code, tokens[0])
-    before = await _table_version(server, code, tokens[1])
+    before = await _table_step(server, code, tokens[1])
     sock = await Sock.open(server, code, tokens[0])
     await sock.kind("snapshot")
-    intent = json.dumps({"type": "act", "action": 20, "version": 0, "client_id": "f"})
+    intent = json.dumps({"type": "act", "action": 20, "step": 0, "client_id": "f"})
     sent = 0
     with pytest.raises(websockets.ConnectionClosed):
         for i in range(5000):  # far past the 200-message bucket, without reading answers
@@ -46,7 +46,7 @@ async def test_a_flood_is_refused_then_closed_and_the_table_stays(server: Server
     assert "rate_limited" in codes
     assert set(codes) <= {"rate_limited", "not_your_turn", "illegal", "stale"}, set(codes)
     print(f"flood: closed with {sock.ws.close_code} after {sent} messages sent")
-    after = await _table_version(server, code, tokens[1])
+    after = await _table_step(server, code, tokens[1])
     assert after == before  # no intent of the flood was applied (过 is not legal at the start)
     assert httpx.get(f"{server.http}/health").status_code == 200
 
@@ -54,7 +54,7 @@ async def test_a_flood_is_refused_then_closed_and_the_table_stays(server: Server
 async def test_an_oversized_frame_closes_with_1009(server: Server) -> None:
     code, tokens = seated_room(server, 3)
     await asyncio.to_thread(start, server, code, tokens[0])
-    before = await _table_version(server, code, tokens[1])
+    before = await _table_step(server, code, tokens[1])
     ws = await websockets.connect(server.ws(code), max_size=None)
     await ws.send(json.dumps({"type": "auth", "token": tokens[0]}))
     await ws.recv()
@@ -63,7 +63,7 @@ async def test_an_oversized_frame_closes_with_1009(server: Server) -> None:
         while True:
             await asyncio.wait_for(ws.recv(), 10)
     assert ws.close_code == CLOSE_TOO_BIG
-    assert await _table_version(server, code, tokens[1]) == before
+    assert await _table_step(server, code, tokens[1]) == before
     assert httpx.get(f"{server.http}/health").status_code == 200
 
 
@@ -100,7 +100,7 @@ async def test_authorization_gaps(server: Server) -> None:
                        headers=auth(tokens[1]))  # fmt: skip
     assert twice.status_code == 409 and twice.json()["code"] == "already_seated"
     await asyncio.to_thread(start, server, code, tokens[0])
-    before = await _table_version(server, code, tokens[1])
+    before = await _table_step(server, code, tokens[1])
     # Nothing but auth, ping works on an unauthenticated socket.
     anon = Sock(await websockets.connect(server.ws(code)))
     try:
@@ -137,8 +137,8 @@ async def test_authorization_gaps(server: Server) -> None:
     try:
         snap = await s2.kind("snapshot")
         assert snap["seat"] == other and snap["legal"] == []
-        await s2.send(type="act", action="打:一", version=0, client_id="not-mine")
+        await s2.send(type="act", action="打:一", step=0, client_id="not-mine")
         assert (await s2.kind("error"))["code"] == "not_your_turn"
     finally:
         await s2.close()
-    assert await _table_version(server, code, tokens[1]) == before
+    assert await _table_step(server, code, tokens[1]) == before

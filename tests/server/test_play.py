@@ -9,9 +9,6 @@ from typing import Any
 import httpx
 import websockets
 
-import paohuzi
-from paohuzi.server.protocol import view_to_dict
-
 from .conftest import (
     Player,
     Server,
@@ -22,6 +19,7 @@ from .conftest import (
     seated_room,
     start,
 )
+from .steps import audience_steps, decided
 
 
 async def _play(srv: Server, code: str, players: list[Player], host: str) -> int:
@@ -34,28 +32,32 @@ async def _play(srv: Server, code: str, players: list[Player], host: str) -> int
 
 def _check_no_leak(players: list[Player], states: list[Any]) -> None:
     """Every event, snapshot and prompt a seat got is exactly what the core lets it see (§14)."""
-    records = [paohuzi.round_record(st) for st in states]
     for p in players:
         assert (p.seat is None) == p.spectate
         assert p.events == seat_events(states, p.seat)
+        steps = audience_steps(states, p.seat)
+        told = -1
         for m in p.messages:
             if m["type"] not in ("snapshot", "prompt"):
                 continue
-            rnd, version = m["round"], m["version"]
-            before = sum(len(st.decisions) for st in states[:rnd])
-            st = paohuzi.replay(records[rnd], upto=version - before)
+            # Numbered with the audience's own steps, one on per prompt: none for a
+            # change it cannot see (another seat's private 过).
+            assert m["type"] == "snapshot" or m["step"] == told + 1, (told, m)
+            told = m["step"]
+            at = steps[m["step"]]
+            assert m["round"] == at.round
             if m["type"] == "snapshot":
-                assert m["view"] == view_to_dict(paohuzi.view(st, p.seat))
+                assert m["view"] == at.view
             else:  # in a claim window a seat learns only whether it may claim itself
-                assert m["to_act"] == list(paohuzi.view(st, p.seat).to_act)
+                assert m["to_act"] == at.to_act
                 # A prompt carries the seat's view when it has a decision, or always if the
                 # socket asked for ``views``; never anything else.
                 if m["legal"] or p.views:
-                    assert m["view"] == view_to_dict(paohuzi.view(st, p.seat))
+                    assert m["view"] == at.view
                 else:
                     assert m["view"] is None
-            legal = list(st.legal_actions(p.seat)) if not st.over and not p.spectate else []
-            assert [a["id"] for a in m["legal"]] == legal
+            assert [a["id"] for a in m["legal"]] == at.legal
+        assert told == len(steps) - 1  # told every step, to the last
         for m in p.messages:  # no message carries another seat's hand while play goes on
             if m["type"] == "event" and m["event"]["kind"] == "deal":
                 hands = m["event"]["hands"]
@@ -73,7 +75,8 @@ async def test_three_players_play_a_match(server: Server) -> None:
         assert (p.over is not None and p.errors == []) or all(
             e["code"] in ("stale", "not_your_turn") for e in p.errors
         )
-        for decision, aid in p.acks:
+        assert p.seat is not None
+        for decision, aid in decided(states, p.seat, p.acks):  # acks quote the seat's steps
             assert flat[decision - 1] == (p.seat, aid)
     assert sum(len(p.acks) for p in players) == len(flat)  # no bots: every decision acked
     _check_no_leak(players, states)
@@ -105,7 +108,7 @@ async def test_two_players_and_a_bot(server: Server) -> None:
     async with websockets.connect(server.ws(code)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": tokens[0]}))
         assert (await _recv_until(ws, "match_over"))["match_id"] == match_id
-        await ws.send(json.dumps({"type": "act", "action": 20, "version": 0, "client_id": "z"}))
+        await ws.send(json.dumps({"type": "act", "action": 20, "step": 0, "client_id": "z"}))
         assert (await _recv_until(ws, "error"))["code"] == "match_over"
 
 
@@ -146,13 +149,13 @@ async def test_authorization(server: Server) -> None:
         legal = snaps[actor]["legal"][0]["id"]
         # Another seat's socket sends the actor's move: refused, nothing applied.
         await sockets[other].send(json.dumps(
-            {"type": "act", "action": legal, "version": 0, "client_id": "x"}))  # fmt: skip
+            {"type": "act", "action": legal, "step": 0, "client_id": "x"}))  # fmt: skip
         err = await _recv_until(sockets[other], "error")
         assert err["code"] == "not_your_turn" and err["client_id"] == "x"
         # An unauthenticated socket cannot act; an outsider's token has no seat.
         async with websockets.connect(server.ws(code)) as anon:
             await anon.send(json.dumps(
-                {"type": "act", "action": legal, "version": 0, "client_id": "y"}))  # fmt: skip
+                {"type": "act", "action": legal, "step": 0, "client_id": "y"}))  # fmt: skip
             assert (await _recv_until(anon, "error"))["code"] == "unauthenticated"
             await anon.send(json.dumps({"type": "auth", "token": "not-a-token"}))
             assert (await _recv_until(anon, "error"))["code"] == "unauthenticated"
@@ -167,10 +170,10 @@ async def test_authorization(server: Server) -> None:
             assert snap["seat"] is None and snap["legal"] == []
             assert all(h is None for h in snap["view"]["hands"])
             await watcher.send(json.dumps(
-                {"type": "act", "action": legal, "version": 0, "client_id": "w"}))  # fmt: skip
+                {"type": "act", "action": legal, "step": 0, "client_id": "w"}))  # fmt: skip
             assert (await _recv_until(watcher, "error"))["code"] == "spectator"
         await sockets[other].send(json.dumps({"type": "resync"}))
-        assert (await _recv_until(sockets[other], "snapshot"))["version"] == 0
+        assert (await _recv_until(sockets[other], "snapshot"))["step"] == 0
     finally:
         for ws in sockets:
             await ws.close()
@@ -185,12 +188,12 @@ async def test_bad_input_keeps_the_table(server: Server) -> None:
         (b"\xff\xfe", "bad_json"),
         ("[1, 2]", "unknown_type"),
         ('{"type": "teleport"}', "unknown_type"),
-        ('{"type": "act", "action": 3, "version": "0", "client_id": "a"}', "bad_message"),
-        ('{"type": "act", "action": [1], "version": 0, "client_id": "a"}', "bad_message"),
-        ('{"type": "act", "action": 3, "version": 0}', "bad_message"),
-        ('{"type": "act", "action": 3, "version": -1, "client_id": "a", "x": 1}', "bad_message"),
+        ('{"type": "act", "action": 3, "step": "0", "client_id": "a"}', "bad_message"),
+        ('{"type": "act", "action": [1], "step": 0, "client_id": "a"}', "bad_message"),
+        ('{"type": "act", "action": 3, "step": 0}', "bad_message"),
+        ('{"type": "act", "action": 3, "step": -1, "client_id": "a", "x": 1}', "bad_message"),
         (json.dumps({"type": "ping", "pad": "x" * 5000}), "too_large"),
-        ('{"type": "act", "action": "打:龍", "version": 0, "client_id": "b"}', "not_your_turn"),
+        ('{"type": "act", "action": "打:龍", "step": 0, "client_id": "b"}', "not_your_turn"),
     ]
     try:
         for text, code_ in bad:
@@ -200,14 +203,14 @@ async def test_bad_input_keeps_the_table(server: Server) -> None:
             assert err["reason"]
         actor = snaps[0]["view"]["to_act"][0]
         await sockets[actor].send(json.dumps(
-            {"type": "act", "action": "打:龍", "version": 0, "client_id": "c"}))  # fmt: skip
+            {"type": "act", "action": "打:龍", "step": 0, "client_id": "c"}))  # fmt: skip
         err = await _recv_until(sockets[actor], "error")
         assert err["code"] in ("bad_action", "illegal") and "龍" in err["reason"]
         await ws.send('{"type": "ping"}')
         assert (await _recv_until(ws, "pong"))["type"] == "pong"
         await ws.send('{"type": "resync"}')
         again = await _recv_until(ws, "snapshot")
-        assert again["version"] == 0 and again["view"] == snaps[idle]["view"]
+        assert again["step"] == 0 and again["view"] == snaps[idle]["view"]
         assert httpx.get(f"{server.http}/health").status_code == 200
     finally:
         for s in sockets:
@@ -220,17 +223,17 @@ async def test_retry_is_applied_once_and_stale_is_refused(server: Server) -> Non
         actor = snaps[0]["view"]["to_act"][0]
         ws = sockets[actor]
         aid = snaps[actor]["legal"][0]["id"]
-        intent = {"type": "act", "action": aid, "version": 0, "client_id": "once"}
+        intent = {"type": "act", "action": aid, "step": 0, "client_id": "once"}
         await ws.send(json.dumps(intent))
         await ws.send(json.dumps(intent))
         first = await _recv_until(ws, "ack")
         second = await _recv_until(ws, "ack")
-        assert first["decision"] == second["decision"] == 1
+        assert first["step"] == second["step"] == 1  # the seat's step its decision made
         assert not first["duplicate"] and second["duplicate"]
         await ws.send(json.dumps({"type": "resync"}))
         snap = await _recv_until(ws, "snapshot")
-        assert snap["version"] == 1
-        # An intent made against version 0 is stale now, whatever it says.
+        assert snap["step"] == 1
+        # An intent made at step 0 is stale now, whatever it says.
         await ws.send(json.dumps({**intent, "client_id": "late"}))
         err = await _recv_until(ws, "error")
         assert err["code"] in ("stale", "not_your_turn")

@@ -30,12 +30,12 @@ def test_doc_holds_the_generated_schemas() -> None:
 
 def test_client_messages_are_strict() -> None:
     a = client_adapter()
-    ok = a.validate_python({"type": "act", "action": "过", "version": 3, "client_id": "c"})
+    ok = a.validate_python({"type": "act", "action": "过", "step": 3, "client_id": "c"})
     assert isinstance(ok, Act) and ok.action == "过"
     for bad in [
-        {"type": "act", "action": 1, "version": "3", "client_id": "c"},
-        {"type": "act", "action": 1, "version": True, "client_id": "c"},
-        {"type": "act", "action": 1, "version": 3, "client_id": ""},
+        {"type": "act", "action": 1, "step": "3", "client_id": "c"},
+        {"type": "act", "action": 1, "step": True, "client_id": "c"},
+        {"type": "act", "action": 1, "step": 3, "client_id": ""},
         {"type": "auth", "token": "t", "extra": 1},
     ]:
         with pytest.raises(ValueError):

@@ -60,15 +60,14 @@ async def test_peng_beats_chi_whichever_arrives_first(tmp_path: Path, high_first
     others = [s for s in st.to_act() if s not in (a, b)]
     chi = next(m.id for m in st.legal_moves(b) if m.kind is ActionKind.CHI)
     before = [len(t) for t in st.tables]
-    v = table.version
-    high = table.intent(seats[a].conn, PENG_ID, v, "peng")
-    low = table.intent(seats[b].conn, chi, v, "chi")
+    high = table.intent(seats[a].conn, PENG_ID, table.step(a), "peng")
+    low = table.intent(seats[b].conn, chi, table.step(b), "chi")
     got = await asyncio.gather(*((high, low) if high_first else (low, high)),
                                return_exceptions=True)  # fmt: skip
     _refused_only_if_overtaken(got, high_first)
     for s in others:  # any third eligible seat passes
         if s in table.state.to_act():
-            await table.intent(seats[s].conn, PASS_ID, table.version, "pass")
+            await table.intent(seats[s].conn, PASS_ID, table.step(s), "pass")
     st = table.state
     assert st.phase is not Phase.CLAIM
     assert [len(t) for t in st.tables] == [n + (s == a) for s, n in enumerate(before)]
@@ -97,9 +96,8 @@ async def test_hu_beats_peng_whichever_arrives_first(tmp_path: Path, high_first:
     table, seats, a, b = await _at_window(tmp_path, found)
     st = table.state
     others = [s for s in st.to_act() if s not in (a, b)]
-    v = table.version
-    high = table.intent(seats[a].conn, HU_ID, v, "hu")
-    low = table.intent(seats[b].conn, PENG_ID, v, "peng")
+    high = table.intent(seats[a].conn, HU_ID, table.step(a), "hu")
+    low = table.intent(seats[b].conn, PENG_ID, table.step(b), "peng")
     got = await asyncio.gather(*((high, low) if high_first else (low, high)),
                                return_exceptions=True)  # fmt: skip
     high_res, low_res = got if high_first else got[::-1]
@@ -108,7 +106,7 @@ async def test_hu_beats_peng_whichever_arrives_first(tmp_path: Path, high_first:
         "stale", "not_your_turn", "match_over")  # fmt: skip
     for s in others:
         if not table.ended:
-            await table.intent(seats[s].conn, PASS_ID, table.version, "pass")
+            await table.intent(seats[s].conn, PASS_ID, table.step(s), "pass")
     assert table.ended  # a one-round match: the 胡 ended it
     last = table.match.finished[-1]
     assert last.result is not None and last.result.winner == a
@@ -123,8 +121,8 @@ async def test_retried_intent_at_the_same_moment_is_applied_once(tmp_path: Path)
     await asyncio.gather(*(table.intent(seat.conn, aid, 0, "same") for _ in range(3)))
     acks = [m for m in seat.drain() if m["type"] == "ack"]
     assert [m["duplicate"] for m in acks] == [False, True, True]
-    assert {m["decision"] for m in acks} == {1}
-    assert len(await stored(table)) == table.version == 1
+    assert {m["step"] for m in acks} == {table.step(actor)} == {1}  # the seat's first step
+    assert len(await stored(table)) == table.decision_seq == 1
 
 
 async def test_an_intent_racing_its_timeout_is_applied_at_most_once(tmp_path: Path) -> None:
@@ -152,9 +150,9 @@ async def test_an_intent_racing_its_timeout_is_applied_at_most_once(tmp_path: Pa
                 outcomes["late"] += 1  # the timeout came first; the intent would be stale
                 continue
             aid = table.state.legal_actions(s)[0]
-            version = table.version
+            step = table.step(s)
             try:
-                await table.intent(seats[s].conn, aid, version, f"t{trial}")
+                await table.intent(seats[s].conn, aid, step, f"t{trial}")
                 outcomes["ack"] += 1
             except Exception as e:  # the timeout won the lock (and maybe ended the round)
                 assert getattr(e, "code", None) in ("stale", "not_your_turn", "match_over"), e
@@ -201,7 +199,7 @@ async def test_bots_think_off_the_event_loop(tmp_path: Path) -> None:
             gaps.append(now - last)
             last = now
         assert slow.calls >= 2  # the bots were playing all along
-        assert table.version >= 2
+        assert table.decision_seq >= 2
         assert max(gaps) < 0.15, max(gaps)  # a 0.2 s think never stalled the loop
     finally:
         await table.stop()
@@ -219,16 +217,16 @@ async def test_an_overtaken_claim_is_told_before_it_is_refused(tmp_path: Path) -
     chi = next(m.id for m in table.state.legal_moves(b) if m.kind is ActionKind.CHI)
     since = table.seen[b].since
     for s in [s for s in table.state.to_act() if s not in (a, b)]:  # a third seat passes
-        await table.intent(seats[s].conn, PASS_ID, table.version, "pass")
+        await table.intent(seats[s].conn, PASS_ID, table.step(s), "pass")
     latest = [m for m in seats[b].drain() if m["type"] in ("snapshot", "prompt")][-1]
     assert latest["since"] == since and latest["legal"]  # b's question did not change
-    await table.intent(seats[a].conn, PENG_ID, latest["version"], "peng")
+    await table.intent(seats[a].conn, PENG_ID, table.step(a), "peng")
     with pytest.raises(ApiError) as refused:
-        await table.intent(seats[b].conn, chi, latest["version"], "chi")
+        await table.intent(seats[b].conn, chi, latest["step"], "chi")
     assert refused.value.code == "stale"
     assert "nothing to decide" in refused.value.reason, refused.value.reason
     told = [m for m in seats[b].drain() if m["type"] == "prompt"]
-    assert told and told[-1]["since"] == table.version and told[-1]["legal"] == []
+    assert told and told[-1]["since"] == table.step(b) and told[-1]["legal"] == []
 
 
 def _latest(seats: list[Seat], prompts: list[list[dict[str, Any]]], s: int) -> dict[str, Any]:
@@ -241,10 +239,11 @@ async def test_a_seat_on_its_latest_prompt_is_refused_only_once_its_decision_clo
     tmp_path: Path,
 ) -> None:
     """Several matches where some of the seats to act answer at once, each on the latest
-    prompt it was sent (now and then on an older prompt of the same decision: another
-    seat's answer in its window came since), the intents applied in a random order: an
-    intent is refused only when the prompts queued before the refusal show its decision
-    closed (a claim overtaken in flight), never while it is still open."""
+    prompt it was sent (or on an older prompt of the same decision, had one come: another
+    seat's answer in its window no longer sends one, RULES.md §14), the intents applied
+    in a random order: an intent is refused only when the prompts queued before the
+    refusal show its decision closed (a claim overtaken in flight), never while it is
+    still open."""
     rng = random.Random(7)
     overtaken = accepted = older = 0
 
@@ -272,7 +271,7 @@ async def test_a_seat_on_its_latest_prompt_is_refused_only_once_its_decision_clo
             for s, m, aid in intents:
                 n += 1
                 try:
-                    await table.intent(seats[s].conn, aid, m["version"], f"i{n}")
+                    await table.intent(seats[s].conn, aid, m["step"], f"i{n}")
                     accepted += 1
                 except ApiError as e:
                     assert e.code in ("stale", "not_your_turn", "match_over"), e
@@ -281,7 +280,7 @@ async def test_a_seat_on_its_latest_prompt_is_refused_only_once_its_decision_clo
                     overtaken += e.code == "stale"
         await table.stop()
     print("accepted, overtaken, on an older prompt:", accepted, overtaken, older)
-    assert accepted > 200 and overtaken > 5 and older > 5, (accepted, overtaken, older)
+    assert accepted > 200 and overtaken > 5, (accepted, overtaken, older)
 
 
 async def test_the_last_intent_retried_after_the_end_is_acknowledged(tmp_path: Path) -> None:
@@ -296,21 +295,24 @@ async def test_the_last_intent_retried_after_the_end_is_acknowledged(tmp_path: P
     while not table.ended:
         s = table.state.to_act()[0]
         ids = table.state.legal_actions(s)
-        last = (s, ids[rng.randrange(len(ids))], f"c{table.version}")
-        assert (await act(table, seats[s], last[1], last[2]))["type"] == "ack"
+        last = (s, ids[rng.randrange(len(ids))], f"c{table.decision_seq}")
+        first = await act(table, seats[s], last[1], last[2])
+        assert first["type"] == "ack"
     assert last is not None
     s, aid, cid = last
-    final = table.version
+    final = table.step(s)
+    assert first["step"] == final  # the ack carries the seat's step the decision made
     again = await act(table, seats[s], aid, cid)
-    assert (again["decision"], again["duplicate"]) == (final, True)
+    assert (again["step"], again["duplicate"]) == (final, True)
     with pytest.raises(ApiError, match="over"):  # a new intent is refused
-        await table.intent(seats[s].conn, aid, table.version, "new")
+        await table.intent(seats[s].conn, aid, table.step(s), "new")
 
     async with table.sessions() as db:
         row = await db.get(MatchRow, table.match_id)
         assert row is not None and row.status == "finished"
         loaded = await Table.load(table.sessions, row, table.seats)
-    assert loaded.ended and loaded.version == final
+    assert loaded.ended and loaded.decision_seq == table.decision_seq
+    assert [loaded.step(w) for w in (0, 1, 2, None)] == [table.step(w) for w in (0, 1, 2, None)]
     back = Seat(s)
     again = await act(loaded, back, aid, cid)
-    assert (again["decision"], again["duplicate"]) == (final, True)
+    assert (again["step"], again["duplicate"]) == (final, True)

@@ -27,6 +27,7 @@ from .conftest import (
     server_moves,
     start,
 )
+from .steps import audience_steps
 
 GRACE = 0.4
 
@@ -72,7 +73,7 @@ async def test_three_bots_play_in_their_own_task_and_the_table_is_released(fast:
     try:
         snap = await watcher.kind("snapshot")
         over = await watcher.kind("match_over")
-        assert snap["version"] == sum(len(st.decisions) for st in states)
+        assert snap["step"] == len(audience_steps(states, None)) - 1  # the spectators' last
         assert over["match_id"] == match_id and not over["dissolved"]
         assert sum(over["totals"]) == 0
     finally:
@@ -151,16 +152,17 @@ async def test_tuoguan_on_and_off_and_everyone_sees_it(fast: Server) -> None:
         assert _status(on, 0)["reason"] == "self"
         seen = await watcher.until(lambda m: m["type"] == "seats" and m["seats"][0]["tuoguan"])
         assert _status(seen, 0)["reason"] == "self"
-        # The server decides for the seat: the version moves on past the seat's decision.
-        await sock.until(lambda m: m["type"] == "prompt" and m["version"] > turn["version"])
+        # The server decides for the seat: its step moves on past the seat's decision.
+        await sock.until(lambda m: m["type"] == "prompt" and m["step"] > turn["step"])
         await sock.send(type="tuoguan", on=False)
         await sock.until(lambda m: m["type"] == "seats" and not m["seats"][0]["tuoguan"])
         await sock.send(type="resync")
         mine = await sock.kind("snapshot")
+        taken = server_moves(fast, mine["match_id"], 0, 0)  # the server's moves for the seat
         # 托管 off: every decision of the seat is its person's again, however slow.
         sock._seen = sock.messages.index(mine)  # the snapshot may hold the pending decision
         assert await play_myself(sock, 1.2, delay=0.25) >= 1, sock.messages[-8:]
-        assert server_moves(fast, mine["match_id"], 0, mine["version"]) == []
+        assert server_moves(fast, mine["match_id"], 0, 0) == taken
         await sock.send(type="tuoguan", on=True)
         await sock.until(lambda m: m["type"] == "seats" and m["seats"][0]["tuoguan"])
         await sock.send(type="dissolve", agree=True)  # the bots agree: the match ends
@@ -183,8 +185,8 @@ async def test_a_disconnected_seat_is_played_after_the_grace_period(fast: Server
     watcher = await Sock.open(fast, code, guest(fast, "w2"), spectate=True)
     try:
         await sock.kind("waiting")
-        await asyncio.to_thread(start, fast, code, me)
-        turn = await sock.until(my_turn)
+        match_id = await asyncio.to_thread(start, fast, code, me)
+        await sock.until(my_turn)
         await sock.close()
         left = time.monotonic()
         gone = await watcher.until(
@@ -194,10 +196,12 @@ async def test_a_disconnected_seat_is_played_after_the_grace_period(fast: Server
         auto = await watcher.until(lambda m: m["type"] == "seats" and m["seats"][0]["tuoguan"])
         assert time.monotonic() - left >= GRACE * 0.9
         assert _status(auto, 0)["reason"] == "disconnect"
-        await watcher.until(lambda m: m["type"] == "prompt" and m["version"] > turn["version"])
+        while not server_moves(fast, match_id, 0, 0):  # the server decides for the seat
+            await asyncio.sleep(0.02)
         # The person comes back: the seat is theirs again, and everyone sees it.
         sock = await Sock.open(fast, code, me)
         snap = await sock.kind("snapshot")
+        taken = server_moves(fast, match_id, 0, 0)
         assert _status(snap, 0) == {"seat": 0, "bot": None, "connected": True,
                                     "tuoguan": False, "reason": None}  # fmt: skip
         back = await watcher.until(lambda m: m["type"] == "seats" and m["seats"][0]["connected"])
@@ -205,7 +209,7 @@ async def test_a_disconnected_seat_is_played_after_the_grace_period(fast: Server
         # Connected again: the seat's decisions wait for its person, even past the grace.
         sock._seen = sock.messages.index(snap)  # the snapshot may hold the pending decision
         assert await play_myself(sock, 1.5, delay=GRACE * 1.2) >= 1
-        assert server_moves(fast, snap["match_id"], 0, snap["version"]) == []
+        assert server_moves(fast, match_id, 0, 0) == taken
         await sock.send(type="dissolve", agree=True)  # the bots agree: the match ends
         assert (await sock.kind("match_over", timeout=60))["dissolved"]
     finally:

@@ -121,7 +121,8 @@ def test_the_hint_is_the_seats_own_waits() -> None:
     checked = 0
     for st in _random_states(40):
         for seat in range(3):
-            h = hint_json(st, seat)
+            h = hint_json(st, seat, 7)
+            assert h["step"] == 7  # the seat's own step, never the round's decision count
             v = paohuzi.view(st, seat)
             table = [g.group() for g in v.tables[seat] if g.group() is not None]
             counts = v.hand_counts()

@@ -788,7 +788,7 @@ def create_app(
                 conn.put(ErrorMsg(code="internal", reason="not applied; try again"))
         else:
             try:
-                await conn.table.intent(conn, m.action, m.version, m.client_id)
+                await conn.table.intent(conn, m.action, m.step, m.client_id)
             except ApiError as e:
                 conn.put(ErrorMsg(code=e.code, reason=e.reason, client_id=m.client_id))
             except Exception:  # a failed commit: the table keeps its last durable state

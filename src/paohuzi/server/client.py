@@ -236,7 +236,7 @@ class SeatPlayer:
         if self._stale_since is not None:  # the first prompt after a puzzling stale refusal
             if m["since"] == self._stale_since and m["legal"]:
                 self.stale_open += 1
-                self._acted_since = None  # answer it again, at this version
+                self._acted_since = None  # answer it again, at this step
             else:
                 self.overtaken += 1
             self._stale_since = None
@@ -301,7 +301,7 @@ class SeatPlayer:
             aid = self.bot.act(view_from_dict(m["view"], legal)).id
         self._acted_since = m["since"]
         self._n += 1
-        self._pending = {"type": "act", "action": aid, "version": m["version"],
+        self._pending = {"type": "act", "action": aid, "step": m["step"],
                          "client_id": f"{self.seat}-{m['since']}-{self._n}"}  # fmt: skip
         self._sent_at = time.perf_counter()
         await ws.send(json.dumps(self._pending))

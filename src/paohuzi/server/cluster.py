@@ -164,11 +164,10 @@ class RemoteTable:
         if self.cluster.bound.pop(self.sid, None) is not None:
             self.cluster.spawn(self._send(conn, "detach"))
 
-    async def intent(
-        self, conn: Connection, action: int | str, version: int, client_id: str
-    ) -> None:
-        """Forward an intent; its ack or error comes back on the socket's channel."""
-        await self._send(conn, "act", action=action, version=version, client_id=client_id)
+    async def intent(self, conn: Connection, action: int | str, step: int, client_id: str) -> None:
+        """Forward an intent (with the seat's step it quotes); its ack or error comes back
+        on the socket's channel."""
+        await self._send(conn, "act", action=action, step=step, client_id=client_id)
 
     async def set_tuoguan(self, conn: Connection, on: bool) -> None:
         """Forward 托管 on or off."""
@@ -373,7 +372,7 @@ class Cluster:
         self.metrics.lease_moves.inc()
         log.warning(
             "match %s: taken over (epoch %d, %d decisions replayed) in %.3f s",
-            match_id, epoch, table.version, time.monotonic() - t0,
+            match_id, epoch, table.decision_seq, time.monotonic() - t0,
         )  # fmt: skip
 
     # -- the loops ---------------------------------------------------------------------
@@ -585,7 +584,7 @@ class Cluster:
                     self.forwarded.pop(sid, None)
                     return
                 elif kind == "act":
-                    await table.intent(conn, op["action"], int(op["version"]), op["client_id"])
+                    await table.intent(conn, op["action"], int(op["step"]), op["client_id"])
                 elif kind == "tuoguan":
                     await table.set_tuoguan(conn, bool(op["on"]))
                 elif kind == "dissolve":

@@ -87,7 +87,8 @@ class Auth(_Msg):
 
 
 class Act(_Msg):
-    """A decision: an action id or text, the ``version`` it was made against, a client id.
+    """A decision: an action id or text, the seat's ``step`` it was made at (the latest
+    prompt's), a client id.
 
     The same ``client_id`` sent twice by a seat is applied once (the second gets an ack
     marked duplicate).
@@ -95,7 +96,7 @@ class Act(_Msg):
 
     type: Literal["act"]
     action: int | Annotated[str, Field(max_length=64)]
-    version: Annotated[int, Field(ge=0)]
+    step: Annotated[int, Field(ge=0)]
     client_id: Annotated[str, Field(min_length=1, max_length=64)]
 
 
@@ -195,6 +196,10 @@ class DissolveVote(_Msg):
 class Snapshot(_Msg):
     """The seat's view now; events numbered after ``seq`` follow.
 
+    ``step`` counts the changes this seat (or the spectators) could see: its events, or
+    what it is shown of who acts and what it may do. It never moves on another seat's
+    private answer (RULES.md §14); the match's own decision numbers are never sent.
+
     ``deadline`` (Unix time, seconds) and ``remaining`` (seconds, at sending): when the
     server will answer for this seat if it has not decided (None: no decision open, no
     time limit, or the server plays the seat). ``time_limit``: the room's per-decision
@@ -206,8 +211,8 @@ class Snapshot(_Msg):
     match_id: int
     seat: int | None  # None: a spectator
     round: int
-    version: int  # decisions applied in the match so far; an intent quotes it
-    since: int  # the version at which the seat's current decision opened
+    step: int  # the changes this audience has seen; an intent quotes it
+    since: int  # the step at which the seat's current decision opened
     seq: int  # the seat's events so far
     view: dict[str, Any]
     legal: list[LegalAction]
@@ -228,14 +233,17 @@ class EventMsg(_Msg):
 
 
 class Prompt(_Msg):
-    """After every decision: the version, and what this seat may do now (maybe nothing).
+    """After each change this seat (or the spectators) can see: its new ``step`` (one more
+    than the last; the same again only with a fresh deadline when 托管 ends), and what
+    this seat may do now (maybe nothing). A decision that shows an audience nothing
+    (another seat's private 过) sends it no prompt.
 
     ``deadline``/``remaining`` as in the snapshot: when the server answers for this seat.
     """
 
     type: Literal["prompt"] = "prompt"
     round: int
-    version: int
+    step: int
     since: int
     to_act: list[int]
     legal: list[LegalAction]
@@ -253,11 +261,12 @@ class Seats(_Msg):
 
 
 class Ack(_Msg):
-    """The intent ``client_id`` is durable as decision ``decision`` of the match."""
+    """The intent ``client_id`` is durable; ``step`` is the seat's step it made (the
+    prompt that follows carries it)."""
 
     type: Literal["ack"] = "ack"
     client_id: str
-    decision: int
+    step: int
     duplicate: bool = False
 
 
@@ -323,7 +332,7 @@ def view_to_dict(v: SeatView) -> dict[str, Any]:
     """The JSON form of a seat's view: cards as glyphs, a face-down card as ``▢``."""
     return {
         "seat": v.seat,
-        "version": v.version,
+        "step": v.version,  # live: the audience's step (the server numbers the view so)
         "phase": v.phase.value,
         "dealer": v.dealer,
         "liangzhang": glyph(v.liangzhang),
@@ -384,7 +393,7 @@ def view_from_dict(d: dict[str, Any], legal: list[LegalAction]) -> SeatView:
     sizes, dead, bal = d["hand_sizes"], d["dead"], d["balances"]
     return SeatView(
         seat=d["seat"],
-        version=d["version"],
+        version=d["step"],
         phase=Phase(d["phase"]),
         dealer=d["dealer"],
         liangzhang=parse_face(d["liangzhang"]),

@@ -18,7 +18,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel
@@ -64,7 +64,7 @@ class TableHandle(Protocol):
     async def attach(self, conn: Connection, since: int | None) -> None: ...
     def detach(self, conn: Connection) -> None: ...
     async def intent(
-        self, conn: Connection, action: int | str, version: int, client_id: str
+        self, conn: Connection, action: int | str, step: int, client_id: str
     ) -> None: ...
     async def set_tuoguan(self, conn: Connection, on: bool) -> None: ...
     async def vote_dissolve(self, conn: Connection, agree: bool) -> None: ...
@@ -93,6 +93,7 @@ class Connection:
         # Closes the socket with a code asking the client to reconnect (set by the app).
         self.kick: Callable[[], Any] | None = None
         self.sent = 0  # the seat's events this socket has been given
+        self.told = 0  # the audience's step of the last snapshot or prompt queued here
         self.since: int | None = None  # the auth message's ``since``
         self.views = False  # the auth message's ``views``: a view in every prompt
         self.batch = False  # the auth message's ``batch``: queued messages in one frame
@@ -146,7 +147,7 @@ class _Job:
     """A decision the driver takes for ``seat``: a fixed action, or its bot's choice."""
 
     seat: int
-    since: int  # the seat's decision point it answers
+    since: int  # the seat's decision point (its step) it answers
     bot: Bot | None
     seen: SeatView | None
     action: int | None
@@ -183,13 +184,23 @@ class _Backoff:
 
 @dataclass
 class _Seen:
-    """Per seat: its events so far (and their ``event`` messages, encoded once), its
-    decision point and when that opened."""
+    """Per audience (a seat, or the spectators): its events so far (and their ``event``
+    messages, encoded once), its steps, its decision point and the step it opened at.
+
+    A *step* is a change this audience can see: its events grew, or what it is shown of
+    who acts and what it may do changed. Steps number 0, 1, 2, … per audience and never
+    move on another seat's private answer (a 过 in a claim window, RULES.md §14), so
+    neither the numbers nor the count of prompts tell who could claim a card. The
+    match's decision sequence (``Table.decision_seq``) stays inside the server.
+    """
 
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     texts: list[str | None] = field(default_factory=list)  # None: not encoded yet
-    key: Hashable = None
-    since: int = 0
+    key: Hashable = None  # the seat's question: when it changes, ``since`` moves
+    since: int = 0  # the step at which the seat's current question opened
+    opened: int = 0  # the decision seq at which it opened (for the server's log only)
+    step: int = 0
+    looks: Hashable = None  # what the audience saw at ``step``
 
     def text(self, n: int) -> str:
         """The ``event`` message of the seat's event ``n + 1``, encoded on first use."""
@@ -256,7 +267,7 @@ class Table:
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self.decisions: list[tuple[int, int, int]] = []  # (round, seat, id), seq = index + 1
-        self.client_ids: dict[tuple[int, str], int] = {}  # (seat, client id) -> seq
+        self.client_ids: dict[tuple[int, str], int] = {}  # (seat, client id) -> its step
         # Index 3 holds the spectators: the public view (RULES.md §14, seat None).
         self.conns: list[set[Connection]] = [set(), set(), set(), set()]
         self.seen = [_Seen(), _Seen(), _Seen(), _Seen()]
@@ -267,6 +278,7 @@ class Table:
         }
         self._log_pos = 0
         self._collect()
+        self._count_steps()
 
     # -- state -----------------------------------------------------------------------
 
@@ -281,9 +293,14 @@ class Table:
         return len(self.match.finished) - (1 if self.match.current is None else 0)
 
     @property
-    def version(self) -> int:
-        """Decisions applied in the match so far."""
+    def decision_seq(self) -> int:
+        """Decisions applied in the match so far: the durable log's ``seq``, never sent
+        (it counts every seat's private answers; an audience is told its ``step``)."""
         return len(self.decisions)
+
+    def step(self, seat: int | None) -> int:
+        """The steps seat ``seat`` (None: the spectators) has seen so far."""
+        return self.seen[_index(seat)].step
 
     @property
     def ended(self) -> bool:
@@ -315,13 +332,34 @@ class Table:
                 seen.events.append((rnd, d))
                 seen.texts.append(None)
         self._log_pos = len(st.log)
-        for s in range(3):
-            key = (rnd, st.phase, len(st.stock), tuple(map(len, st.discards)),
-                   tuple(map(len, st.tables)), tuple(map(len, st.piles)),
-                   st.legal_actions(s))  # fmt: skip
-            if key != self.seen[s].key:
-                self.seen[s].key = key
-                self.seen[s].since = self.version
+
+    def _count_steps(self) -> None:
+        """After a decision (and at the start): move each audience's step if it can see a
+        change, and each seat's ``since`` and clock if its question changed."""
+        st = self.state
+        rnd = self.round
+        acting = st.to_act()
+        claim = st.phase is Phase.CLAIM
+        for i in range(4):
+            s = _who(i)
+            seen = self.seen[i]
+            legal = st.legal_actions(s) if s is not None and st.phase is not Phase.OVER else ()
+            if s is not None:
+                key = (rnd, st.phase, len(st.stock), tuple(map(len, st.discards)),
+                       tuple(map(len, st.tables)), tuple(map(len, st.piles)),
+                       legal)  # fmt: skip
+            else:
+                key = None
+            shown = tuple(a for a in acting if a == s) if claim else acting
+            looks = (len(seen.events), rnd, st.phase, st.turn, shown, key)
+            if looks != seen.looks:
+                if seen.looks is not None:
+                    seen.step += 1
+                seen.looks = looks
+            if s is not None and key != seen.key:
+                seen.key = key
+                seen.since = seen.step
+                seen.opened = self.decision_seq
                 self._restart_clock(s)
 
     def _restart_clock(self, s: int) -> None:
@@ -405,8 +443,8 @@ class Table:
         """The seat's view of the state in play (computed once per decision)."""
         i = _index(s)
         v = self._views[i]
-        if v is None:
-            v = self._views[i] = view(self.state, s)
+        if v is None:  # numbered with the audience's step, not the round's decisions
+            v = self._views[i] = replace(view(self.state, s), version=self.seen[i].step)
         return v
 
     def _legal_form(self, i: int) -> list[dict[str, Any]]:
@@ -437,14 +475,15 @@ class Table:
             for i in range(since, len(events)):
                 conn.put_text(seen.text(i))
         conn.sent = len(events)
+        conn.told = seen.step
         deadline, remaining = self._clock(s)
         conn.put(
             Snapshot(
                 match_id=self.match_id,
                 seat=s,
                 round=self.round,
-                version=self.version,
-                since=self.seen[_index(s)].since,
+                step=seen.step,
+                since=seen.since,
                 seq=len(events),
                 view=view_to_dict(self._view(s)),
                 legal=self._legal(s),
@@ -473,10 +512,12 @@ class Table:
                 c.put(msg)
 
     def _broadcast(self, only: int | None = None) -> None:
-        """Each socket's new events and prompt (``only``: just that seat's sockets).
+        """Each socket's new events and prompt (``only``: just that seat's sockets, with a
+        prompt even at the same step: its fresh deadline after 托管 ends).
 
-        Each message is encoded once and shared by every socket of the seat (spectators
-        share the public one).
+        A socket whose audience saw no new step gets nothing: another seat's private
+        answer is not told by a message either (RULES.md §14). Each message is encoded
+        once and shared by every socket of the seat (spectators share the public one).
         """
         st = self.state
         acting = st.to_act()
@@ -486,13 +527,15 @@ class Table:
                 continue
             s = _who(i)
             seen = self.seen[i]
+            if only is None and all(c.told == seen.step for c in self.conns[i]):
+                continue
             count = len(seen.events)
             legal = self._legal_form(i)
             deadline, remaining = self._clock(s)
             prompt: dict[str, Any] = {
                 "type": "prompt",
                 "round": self.round,
-                "version": self.version,
+                "step": seen.step,
                 "since": seen.since,
                 "to_act": list(acting)
                 if st.phase is not Phase.CLAIM
@@ -504,9 +547,12 @@ class Table:
             }
             texts: dict[bool, str] = {}  # with the view, without
             for conn in self.conns[i]:
+                if only is None and conn.told == seen.step:
+                    continue
                 for n in range(conn.sent, count):
                     conn.put_text(seen.text(n))
                 conn.sent = count
+                conn.told = seen.step
                 # A seat with a decision gets its view with the prompt (a bot acts on it),
                 # and so does a socket that asked for ``views`` (a client drawing the table).
                 with_view = bool(legal) or conn.views
@@ -633,9 +679,7 @@ class Table:
 
     # -- decisions ---------------------------------------------------------------------
 
-    async def intent(
-        self, conn: Connection, action: int | str, version: int, client_id: str
-    ) -> None:
+    async def intent(self, conn: Connection, action: int | str, step: int, client_id: str) -> None:
         """Check an intent, commit it, ack it on ``conn``, tell everyone, let the bots answer.
 
         The ack is queued before the events and prompts the decision causes, so a client
@@ -647,12 +691,12 @@ class Table:
         async with self.lock:
             done = self.client_ids.get((seat, client_id))
             if done is not None:
-                conn.put(Ack(client_id=client_id, decision=done, duplicate=True))
+                conn.put(Ack(client_id=client_id, step=done, duplicate=True))
                 return
             if self.ended:
                 raise ApiError("match_over", "the match is over; no more decisions")
-            if version > self.version or version < self.seen[seat].since:
-                raise self._stale(seat, version)
+            if step > self.seen[seat].step or step < self.seen[seat].since:
+                raise self._stale(seat, step)
             st = self.state
             if seat not in st.to_act():
                 raise ApiError("not_your_turn", f"seat {seat} has nothing to decide now")
@@ -666,43 +710,45 @@ class Table:
             if self._driver_due():
                 self._wake.set()
 
-    def _stale(self, seat: int, version: int) -> ApiError:
+    def _stale(self, seat: int, step: int) -> ApiError:
         """The refusal of an intent made before the seat's open decision (``since``).
 
-        A seat's ``since`` moves only when its own question changes (``_collect``), never
-        when another seat answers the same claim window, so this is no false alarm: the
-        decision the intent answered is gone. Under load it is almost always a claim
+        A seat's ``since`` moves only when its own question changes (``_count_steps``),
+        never when another seat answers the same claim window, so this is no false alarm:
+        the decision the intent answered is gone. Under load it is almost always a claim
         overtaken in flight: another seat's higher claim (or the answer completing the
         window) settled it while this intent was on its way, and the prompt saying so was
-        queued on the socket before this refusal.
+        queued on the socket before this refusal. The text quotes the seat's own steps
+        only, and names no other seat's answer (that may be private, RULES.md §14).
         """
-        since = self.seen[seat].since
+        seen = self.seen[seat]
         st = self.state
         acting = st.phase is not Phase.OVER and seat in st.to_act()
-        mover = self.decisions[since - 1] if 0 < since <= len(self.decisions) else None
+        opened = seen.opened
+        mover = self.decisions[opened - 1] if 0 < opened <= len(self.decisions) else None
         log.debug(
-            "match %s: stale intent of seat %s made at version %s; its decision moved at %s "
-            "(decision %s: round, seat, action) to %s; the table is at %s, phase %s, "
-            "to act %s",
-            self.match_id, seat, version, since, mover, self.seen[seat].key, self.version,
-            st.phase.value, st.to_act(),
+            "match %s: stale intent of seat %s made at step %s; its decision moved at step "
+            "%s (decision %s: round, seat, action) to %s; the seat is at step %s, the match "
+            "at decision %s, phase %s, to act %s",
+            self.match_id, seat, step, seen.since, mover, seen.key, seen.step,
+            self.decision_seq, st.phase.value, st.to_act(),
         )  # fmt: skip
-        made = f"the intent was made at version {version}"
-        if version > self.version:
-            return ApiError("stale", f"{made}, ahead of the table (version {self.version})")
+        made = f"the intent was made at step {step}"
+        if step > seen.step:
+            return ApiError("stale", f"{made}, ahead of seat {seat}'s step {seen.step}")
         if mover is not None and mover[1] == seat:
             why = "the seat's own decision (another socket's, or the server's at its deadline)"
         else:
-            why = "another seat's answer"
+            why = "the table's move (its events came before this refusal)"
         if acting:
             return ApiError(
                 "stale",
-                f"{made}; {why} at version {since} opened a new decision for seat {seat}: "
-                f"answer the latest prompt (version {self.version})",
+                f"{made}; {why} at step {seen.since} opened a new decision for seat {seat}: "
+                f"answer the latest prompt (step {seen.step})",
             )
         return ApiError(
             "stale",
-            f"{made}; {why} at version {since} settled the decision it answered before it "
+            f"{made}; {why} at step {seen.since} settled the decision it answered before it "
             f"arrived: seat {seat} has nothing to decide now",
         )
 
@@ -839,7 +885,7 @@ class Table:
         rnd = len(self.match.finished)
         new = st.clone()
         new.apply_fast(seat, aid)
-        seq = self.version + 1
+        seq = self.decision_seq + 1
         t0 = time.perf_counter()
 
         row = {"match_id": self.match_id, "seq": seq, "round_index": rnd, "seat": seat,
@@ -855,12 +901,12 @@ class Table:
             self.hooks.committed(self, time.perf_counter() - t0)
         self.match.current = new
         self.decisions.append((rnd, seat, aid))
-        if client_id is not None:
-            self.client_ids[(seat, client_id)] = seq
+        self._advance()
+        if client_id is not None:  # acked with the seat's step, before its events
+            step = self.client_ids[(seat, client_id)] = self.seen[seat].step
             if reply is not None:
                 reply.put_text(encode({"type": "ack", "client_id": client_id,
-                                       "decision": seq, "duplicate": False}))  # fmt: skip
-        self._advance()
+                                       "step": step, "duplicate": False}))  # fmt: skip
         self._broadcast()
         return seq
 
@@ -915,6 +961,7 @@ class Table:
                 self.match.start_round()
                 self._log_pos = 0
                 self._collect()
+        self._count_steps()
 
     # -- building ----------------------------------------------------------------------
 
@@ -959,15 +1006,15 @@ class Table:
                 )
             ).all()
         for d in decisions:
-            if d.seq != table.version + 1:
-                raise RuntimeError(f"match {row.id}: decision {d.seq} follows {table.version}")
+            if d.seq != table.decision_seq + 1:
+                raise RuntimeError(f"match {row.id}: decision {d.seq} follows {table.decision_seq}")
             st = match.current
             assert st is not None
             st.apply(d.seat, d.action_id)
             table.decisions.append((d.round_index, d.seat, d.action_id))
-            if d.client_id is not None:
-                table.client_ids[(d.seat, d.client_id)] = d.seq
             table._advance()
+            if d.client_id is not None:
+                table.client_ids[(d.seat, d.client_id)] = table.seen[d.seat].step
         log.info("match %s rebuilt from %d decisions", row.id, len(decisions))
         return table
 

@@ -95,8 +95,9 @@ def _wait_json(w: Wait) -> dict[str, Any]:
     return {"face": glyph(w.face), "other": one(w.other), "self_drawn": one(w.self_drawn)}
 
 
-def hint_json(st: State, seat: int) -> dict[str, Any]:
-    """The seat's 听牌 hint from its own view: waits now, or per legal discard."""
+def hint_json(st: State, seat: int, step: int) -> dict[str, Any]:
+    """The seat's 听牌 hint from its own view: waits now, or per legal discard; ``step``:
+    the seat's step it answers (its own numbering, never the match's decisions)."""
     v = view(st, seat)
     groups = [g for g in (vg.group() for vg in v.tables[seat]) if g is not None]
     counts = v.hand_counts()
@@ -105,7 +106,7 @@ def hint_json(st: State, seat: int) -> dict[str, Any]:
         {a.face for a in v.legal if a.kind is ActionKind.DISCARD and a.face is not None}
     )
     if v.over:
-        return {"version": v.version, "now": [], "after": []}
+        return {"step": step, "now": [], "after": []}
     if discards:
         after = []
         for f in discards:
@@ -114,9 +115,9 @@ def hint_json(st: State, seat: int) -> dict[str, Any]:
             ws = waits_counts(groups, h, rules)
             if ws:
                 after.append({"discard": glyph(f), "waits": [_wait_json(w) for w in ws]})
-        return {"version": v.version, "now": [], "after": after}
+        return {"step": step, "now": [], "after": after}
     now = _current_waits(groups, counts, st)
-    return {"version": v.version, "now": [_wait_json(w) for w in now], "after": []}
+    return {"step": step, "now": [_wait_json(w) for w in now], "after": []}
 
 
 def _current_waits(groups: list[Group], counts: list[int], st: State) -> list[Wait]:
@@ -190,7 +191,7 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
             if match_id is None:
                 raise ApiError("not_started", "the match has not started", 409)
             _, table = await _match(db, match_id)
-        return hint_json(table.state, seat)
+        return hint_json(table.state, seat, table.step(seat))
 
     @app.get("/matches/{match_id}/rounds/{rnd}")
     async def round_result(match_id: MatchId, rnd: int, db: Db) -> dict[str, Any]:

@@ -86,7 +86,7 @@ function startGame(code, spectate) {
     token: session.token,
     spectate,
     onChange: (g) => {
-      if (g.snapshot && S.hintOn && (!S.hint || S.hint.version !== g.snapshot.version)) fetchHint();
+      if (g.snapshot && S.hintOn && (!S.hint || S.hint.step !== g.snapshot.step)) fetchHint();
       rerender();
     },
     onEvent: (m, live) => {
@@ -139,7 +139,7 @@ async function fetchHint() {
     hintBusy = false;
   }
   rerender();
-  if (S.game && S.game.snapshot && S.hint && S.hint.version !== null && S.hint.version !== S.game.snapshot.version) fetchHint();
+  if (S.game && S.game.snapshot && S.hint && S.hint.step !== null && S.hint.step !== S.game.snapshot.step) fetchHint();
 }
 
 function act(id) {

@@ -141,7 +141,7 @@ export class Game {
 
   /** Take a prompt's view and legal actions as the table now (as a snapshot would). */
   adopt(m) {
-    const snap = { ...this.snapshot, round: m.round, version: m.version, since: m.since, seq: this.seq, view: m.view, legal: m.legal };
+    const snap = { ...this.snapshot, round: m.round, step: m.step, since: m.since, seq: this.seq, view: m.view, legal: m.legal };
     this.snapshot = snap;
     this.prompt = snap;
   }
@@ -161,15 +161,15 @@ export class Game {
   /** Whether a decision of ours is in flight or the table has not yet shown it. */
   get busy() {
     if (this.pending) return true;
-    return this.actedAt !== null && this.actedAt !== undefined && this.snapshot && this.snapshot.version <= this.actedAt;
+    return this.actedAt !== null && this.actedAt !== undefined && this.snapshot && this.snapshot.step <= this.actedAt;
   }
 
   /** Send a decision made against the latest prompt; resent after a reconnect until acked. */
   act(actionId) {
     if (!this.prompt || this.busy) return false;
     const id = (crypto.randomUUID && crypto.randomUUID()) || `${Date.now()}-${Math.random()}`;
-    this.pending = { type: "act", action: actionId, version: this.prompt.version, client_id: id };
-    this.actedAt = this.prompt.version;
+    this.pending = { type: "act", action: actionId, step: this.prompt.step, client_id: id };
+    this.actedAt = this.prompt.step;
     this.send(this.pending);
     this.onChange(this);
     return true;
