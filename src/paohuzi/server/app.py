@@ -5,7 +5,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields
 from typing import TYPE_CHECKING, Annotated, Any
@@ -23,7 +23,10 @@ from . import accounts, wirejson
 from .commit import close_committer, committer_for
 from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
 from .errors import ApiError
+from .headers import SecurityHeaders
 from .limits import PlaySettings, TokenBucket
+from .logouts import CHANNEL as LOGOUT_CHANNEL
+from .logouts import CLOSE_LOGGED_OUT, SignedInSockets
 from .metrics import Metrics, add_ops
 from .protocol import (
     CLIENT_TYPES,
@@ -152,6 +155,7 @@ class Hub:
         self.sockets = 0  # open WebSockets (a metric)
         self.metrics = Metrics(lambda: len(self.tables), lambda: self.sockets)
         self.cluster: Cluster | None = None  # several workers (--redis): cluster.py
+        self.signed_in = SignedInSockets()  # logout ends them (logouts.py)
 
     def add(self, code: str, table: Table) -> None:
         """Make ``table`` the room's live table and start its driver."""
@@ -288,6 +292,7 @@ def create_app(
     app.state.ready = False
     app.state.hub = hub
     install_validation(app)  # 400 {code, reason} for what FastAPI refuses, not 422 {detail}
+    app.add_middleware(SecurityHeaders)  # CSP, nosniff, no framing, no referrer
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -367,6 +372,10 @@ def create_app(
         assert token is not None
         await accounts.logout(db, token)
         await db.commit()
+        token_hash = accounts.hash_token(token)
+        hub.signed_in.end(token_hash)  # this worker's sockets; the others' through Redis
+        if hub.cluster is not None:
+            await hub.cluster.redis.publish(LOGOUT_CHANNEL, token_hash)
 
     @app.get("/accounts/me")
     async def me_(me: Me) -> dict[str, Any]:
@@ -676,7 +685,12 @@ def create_app(
             conn.close()
             closing.append(asyncio.create_task(_close_moved(ws)))
 
+        def logged_out() -> None:  # its session token was logged out
+            conn.close()
+            closing.append(asyncio.create_task(_close_logged_out(ws)))
+
         conn.kick = kick
+        ends[conn] = logged_out
         hub.sockets += 1
         try:
             await _serve_socket(ws, code, conn)
@@ -684,6 +698,8 @@ def create_app(
             pass
         finally:
             conn.kick = None  # kick and conn refer to each other: a cycle only a full GC frees
+            ends.pop(conn, None)
+            hub.signed_in.closed(conn)
             hub.sockets -= 1
             if conn.table is not None:
                 conn.table.detach(conn)
@@ -699,6 +715,7 @@ def create_app(
                 writer.exception()  # retrieved: a closed socket is no error here
 
     adapter = client_adapter()
+    ends: dict[Connection, Callable[[], None]] = {}  # each open socket's logged_out
 
     async def _serve_socket(ws: WebSocket, code: str, conn: Connection) -> None:
         bucket = TokenBucket(play_settings.ws_rate, play_settings.ws_burst)
@@ -819,6 +836,8 @@ def create_app(
             conn.put(ErrorMsg(code="not_seated", reason="this account has no seat in the room"))
             return
         conn.account_id = acct.id
+        if conn in ends:
+            hub.signed_in.signed_in(conn, accounts.hash_token(m.token), ends[conn])
         conn.seat = seat
         conn.spectator = m.spectate
         conn.views = m.views
@@ -844,6 +863,11 @@ def create_app(
                     conn.put(Waiting(room=code, seat=seat))
                     return
         await table.attach(conn, m.since)
+
+    async def _close_logged_out(ws: WebSocket) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.sleep(0.05)  # what is queued goes first
+            await ws.close(CLOSE_LOGGED_OUT, "logged out: sign in again")
 
     async def _close_moved(ws: WebSocket) -> None:
         from .cluster import CLOSE_MOVED
