@@ -5,7 +5,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,7 +21,10 @@ from . import accounts, rulesets, wirejson
 from .commit import close_committer, committer_for
 from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
 from .errors import ApiError
+from .headers import SecurityHeaders
 from .limits import PlaySettings, TokenBucket
+from .logouts import CHANNEL as LOGOUT_CHANNEL
+from .logouts import CLOSE_LOGGED_OUT, SignedInSockets
 from .metrics import Metrics, add_ops
 from .protocol import (
     CLIENT_TYPES,
@@ -148,6 +151,7 @@ class Hub:
         self.sockets = 0  # open WebSockets (a metric)
         self.metrics = Metrics(lambda: len(self.tables), lambda: self.sockets)
         self.cluster: Cluster | None = None  # several workers (--redis): cluster.py
+        self.signed_in = SignedInSockets()  # logout ends them (logouts.py)
 
     def add(self, code: str, table: Table) -> None:
         """Make ``table`` the room's live table and start its driver."""
@@ -284,6 +288,7 @@ def create_app(
     app.state.ready = False
     app.state.hub = hub
     install_validation(app)  # 400 {code, reason} for what FastAPI refuses, not 422 {detail}
+    app.add_middleware(SecurityHeaders)  # CSP, nosniff, no framing, no referrer
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -363,6 +368,10 @@ def create_app(
         assert token is not None
         await accounts.logout(db, token)
         await db.commit()
+        token_hash = accounts.hash_token(token)
+        hub.signed_in.end(token_hash)  # this worker's sockets; the others' through Redis
+        if hub.cluster is not None:
+            await hub.cluster.redis.publish(LOGOUT_CHANNEL, token_hash)
 
     @app.get("/accounts/me")
     async def me_(me: Me) -> dict[str, Any]:
@@ -683,7 +692,12 @@ def create_app(
             conn.close()
             closing.append(asyncio.create_task(_close_moved(ws)))
 
+        def logged_out() -> None:  # its session token was logged out
+            conn.close()
+            closing.append(asyncio.create_task(_close_logged_out(ws)))
+
         conn.kick = kick
+        ends[conn] = logged_out
         hub.sockets += 1
         try:
             await _serve_socket(ws, code, conn)
@@ -691,6 +705,8 @@ def create_app(
             pass
         finally:
             conn.kick = None  # kick and conn refer to each other: a cycle only a full GC frees
+            ends.pop(conn, None)
+            hub.signed_in.closed(conn)
             hub.sockets -= 1
             if conn.table is not None:
                 conn.table.detach(conn)
@@ -706,6 +722,7 @@ def create_app(
                 writer.exception()  # retrieved: a closed socket is no error here
 
     adapter = client_adapter()
+    ends: dict[Connection, Callable[[], None]] = {}  # each open socket's logged_out
 
     async def _serve_socket(ws: WebSocket, code: str, conn: Connection) -> None:
         bucket = TokenBucket(play_settings.ws_rate, play_settings.ws_burst)
@@ -826,6 +843,8 @@ def create_app(
             conn.put(ErrorMsg(code="not_seated", reason="this account has no seat in the room"))
             return
         conn.account_id = acct.id
+        if conn in ends:
+            hub.signed_in.signed_in(conn, accounts.hash_token(m.token), ends[conn])
         conn.seat = seat
         conn.spectator = m.spectate
         conn.views = m.views
@@ -851,6 +870,11 @@ def create_app(
                     conn.put(Waiting(room=code, seat=seat))
                     return
         await table.attach(conn, m.since)
+
+    async def _close_logged_out(ws: WebSocket) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.sleep(0.05)  # what is queued goes first
+            await ws.close(CLOSE_LOGGED_OUT, "logged out: sign in again")
 
     async def _close_moved(ws: WebSocket) -> None:
         from .cluster import CLOSE_MOVED

@@ -23,7 +23,9 @@ import websockets
 from ..bots import Bot
 from .protocol import LegalAction, view_from_dict
 
-__all__ = ["ClientError", "SeatPlayer", "ServerClient", "check_server_url"]
+__all__ = ["RECORD_TRIES", "ClientError", "SeatPlayer", "ServerClient", "check_server_url"]
+
+RECORD_TRIES = 8  # downloads of a match's record before giving up (about 24 s of waits)
 
 
 class ClientError(Exception):
@@ -32,9 +34,10 @@ class ClientError(Exception):
     ``bad_input`` is True when the user's input (the URL, the room code) is at fault.
     """
 
-    def __init__(self, message: str, *, bad_input: bool = False) -> None:
+    def __init__(self, message: str, *, bad_input: bool = False, status: int | None = None) -> None:
         super().__init__(message)
         self.bad_input = bad_input
+        self.status = status  # the HTTP status, if the server answered
 
 
 def check_server_url(url: str) -> str:
@@ -88,7 +91,9 @@ class ServerClient:
                 reason = r.json().get("reason") or r.text
             except ValueError:
                 reason = r.text[:200]
-            raise ClientError(f"{method} {path}: {r.status_code} {reason}", bad_input=True)
+            raise ClientError(
+                f"{method} {path}: {r.status_code} {reason}", bad_input=True, status=r.status_code
+            )
         return r.json() if r.content else None
 
     async def guest(self, nickname: str) -> dict[str, Any]:
@@ -119,10 +124,24 @@ class ServerClient:
         """Start the match (host only); its id."""
         return int((await self.call("POST", f"/rooms/{code}/start"))["match_id"])
 
-    async def record(self, match_id: int) -> dict[str, Any]:
-        """A finished match's record (docs/record-format.md)."""
-        out: dict[str, Any] = await self.call("GET", f"/matches/{match_id}/record")
-        return out
+    async def record(
+        self, match_id: int, tries: int = RECORD_TRIES, first_wait: float = 0.25
+    ) -> dict[str, Any]:
+        """A finished match's record (docs/record-format.md). A server restarting (no
+        answer, a 5xx, or the match not yet seen finished: 409) is asked again, up to
+        ``tries`` times, waiting ``first_wait`` seconds and twice as long each time."""
+        wait = first_wait
+        for attempt in range(tries):
+            try:
+                out: dict[str, Any] = await self.call("GET", f"/matches/{match_id}/record")
+                return out
+            except ClientError as e:
+                again = e.status is None or e.status >= 500 or e.status == 409
+                if not again or attempt == tries - 1:
+                    raise
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, 8.0)
+        raise AssertionError("unreachable")  # pragma: no cover
 
 
 @dataclass

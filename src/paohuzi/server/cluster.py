@@ -42,6 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .db import MatchRow, RoomRow
 from .errors import ApiError
+from .logouts import CHANNEL as LOGOUT_CHANNEL
 from .protocol import ErrorMsg
 from .tables import Connection, Table
 
@@ -452,7 +453,7 @@ class Cluster:
     async def _listener(self) -> None:
         """Messages for our sockets bound to remote tables, and rooms that started."""
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(_to(self.worker), "phz:rooms")
+        await pubsub.subscribe(_to(self.worker), "phz:rooms", LOGOUT_CHANNEL)
         try:
             while not self._closing:
                 msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
@@ -461,6 +462,9 @@ class Cluster:
                 data = msg["data"]
                 if msg["channel"] == "phz:rooms":
                     await self.hub.started_elsewhere(data)
+                    continue
+                if msg["channel"] == LOGOUT_CHANNEL:  # a session ended: its sockets here too
+                    self.hub.signed_in.end(data)
                     continue
                 sid, _, text = data.partition("\n")
                 b = self.bound.get(sid)
