@@ -11,7 +11,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -21,9 +21,23 @@ from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from . import accounts
 from .commit import close_committer, committer_for
-from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
+from .db import (
+    LIVE_ROOM,
+    Account,
+    Decision,
+    LedgerEntry,
+    MatchRow,
+    RoomRow,
+    RoomSeat,
+    RoundRow,
+    make_engine,
+    room_by_code,
+    upgrade,
+)
 from .errors import ApiError
-from .limits import PlaySettings, TokenBucket
+from .expiry import ExpirySettings, sweep_rooms
+from .guard import BodyLimit, GuardSettings
+from .limits import CLOSE_UNAUTHENTICATED, PlaySettings, TokenBucket
 from .metrics import Metrics, add_ops
 from .protocol import (
     CLIENT_TYPES,
@@ -40,6 +54,8 @@ from .protocol import (
     Waiting,
     client_adapter,
 )
+from .ratelimit import Rates, RateSettings
+from .replays import ReplayCache, encode_record
 from .tables import Connection, SeatInfo, Table, TableHandle
 from .web import add_web
 
@@ -89,9 +105,10 @@ class RoomBody(_Body):
 
 
 class JoinBody(_Body):
-    """Which seat to take (None: the first free one)."""
+    """Which seat to take (None: the first free one), and a private room's invite key."""
 
     seat: Annotated[int | None, Field(ge=0, le=2)] = None
+    key: Annotated[str | None, Field(max_length=64)] = None
 
 
 class BotBody(_Body):
@@ -117,7 +134,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (403, "not allowed (only the host may do this)"),
         (404, "no such room or match"),
         (409, "the room or match is not in a state for this"),
-        (429, "too many failed logins; wait a minute"),
+        (413, "a request body over the limit (64 KiB)"),
+        (429, "too many requests (failed logins, sign-ups, rooms, look-ups, replays)"),
         (503, "not ready yet, or no free room code"),
     ]
 }
@@ -138,6 +156,7 @@ class Hub:
         self.waiting: dict[str, list[Connection]] = {}
         self.lock = asyncio.Lock()  # room changes (join, leave, bots, start)
         self.sockets = 0  # open WebSockets (a metric)
+        self.unauthenticated: dict[str, set[Connection]] = {}  # sockets by address, until auth
         self.metrics = Metrics(lambda: len(self.tables), lambda: self.sockets)
         self.cluster: Cluster | None = None  # several workers (--redis): cluster.py
 
@@ -224,6 +243,10 @@ async def _seat_infos(db: AsyncSession, room_id: int) -> list[SeatInfo]:
     return [SeatInfo(s.account_id, s.bot, bool(s.tuoguan)) for s in seats]
 
 
+def _address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client else "?"
+
+
 def _bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[7:].strip()
@@ -236,6 +259,8 @@ def create_app(
     *,
     redis_url: str | None = None,
     lease_ms: int = 2000,
+    rates: RateSettings | None = None,
+    expiry: ExpirySettings | None = None,
 ) -> FastAPI:
     """The application for the database at ``db_url`` (migrated on start); ``settings``
     default to the environment's (:meth:`PlaySettings.from_env`). With ``redis_url`` it
@@ -243,6 +268,9 @@ def create_app(
     engine, sessions = make_engine(db_url)
     play_settings = settings or PlaySettings.from_env()
     hub = Hub(sessions, play_settings)
+    limit = Rates(rates or RateSettings.from_env())
+    expiry_settings = expiry or ExpirySettings.from_env()
+    replays = ReplayCache()
     if redis_url is not None:
         from .cluster import Cluster
 
@@ -257,8 +285,10 @@ def create_app(
             await hub.restore()
         app.state.ready = True
         log.info("ready: %d tables restored", len(hub.tables))
+        sweeper = asyncio.create_task(sweep_rooms(sessions, expiry_settings))
         yield
         app.state.ready = False
+        sweeper.cancel()
         await hub.stop()
         for table in hub.tables.values():
             async with table.lock:  # a commit in progress finishes first
@@ -275,10 +305,16 @@ def create_app(
     )
     app.state.ready = False
     app.state.hub = hub
+    app.state.replays = replays
+    app.add_middleware(BodyLimit, max_body=GuardSettings.from_env().max_body)
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"code": exc.code, "reason": exc.reason}, status_code=exc.status)
+        retry = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry)} if retry is not None else None
+        return JSONResponse(
+            {"code": exc.code, "reason": exc.reason}, status_code=exc.status, headers=headers
+        )
 
     async def db_session() -> AsyncIterator[AsyncSession]:
         async with sessions() as db:
@@ -293,6 +329,13 @@ def create_app(
         return acct
 
     Me = Annotated[Account, Depends(current)]
+
+    async def maybe_current(
+        db: Db, authorization: Annotated[str | None, Header()] = None
+    ) -> Account | None:
+        return await accounts.account_for_token(db, _bearer(authorization))
+
+    MaybeMe = Annotated[Account | None, Depends(maybe_current)]
 
     def _account_json(a: Account) -> dict[str, Any]:
         return {
@@ -314,7 +357,8 @@ def create_app(
     add_ops(app, hub.metrics, ready)
 
     @app.post("/accounts/register", status_code=201)
-    async def register(body: RegisterBody, db: Db) -> dict[str, Any]:
+    async def register(body: RegisterBody, db: Db, request: Request) -> dict[str, Any]:
+        limit.signup.take(_address(request))
         acct = await accounts.create_account(
             db,
             kind="user",
@@ -342,7 +386,8 @@ def create_app(
         return {"token": token, "account": _account_json(acct)}
 
     @app.post("/accounts/guest", status_code=201)
-    async def guest(body: GuestBody, db: Db) -> dict[str, Any]:
+    async def guest(body: GuestBody, db: Db, request: Request) -> dict[str, Any]:
+        limit.signup.take(_address(request))
         acct = await accounts.create_account(db, kind="guest", nickname=body.nickname)
         token = await accounts.new_session(db, acct)
         await db.commit()
@@ -410,19 +455,48 @@ def create_app(
             "round": r.round_index,
         }
 
-    async def _room(db: AsyncSession, code: str) -> RoomRow:
-        room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
-        if room is None:
-            raise ApiError("no_room", f"no room {code!r}", 404)
-        return room
+    async def _seated(db: AsyncSession, room: RoomRow, me: Account | None) -> bool:
+        if me is None:
+            return False
+        if room.host_id == me.id:
+            return True
+        found = await db.scalar(
+            select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == me.id)
+        )
+        return found is not None
 
-    async def _room_json(db: AsyncSession, room: RoomRow) -> dict[str, Any]:
+    def _key_fits(room: RoomRow, key: str | None) -> bool:
+        return bool(key and room.invite_key and secrets.compare_digest(key, room.invite_key))
+
+    async def _room(
+        db: AsyncSession, code: str, address: str, me: Account | None, key: str | None = None
+    ) -> RoomRow:
+        """The room a code names, if this caller may see it: a public room, or a private
+        one to its host, its seated players and whoever has its invite key. Else 404,
+        like no room at all, counted against the address's look-ups of unknown rooms."""
+        limit.lookup_check(address)
+        room = await db.scalar(room_by_code(code))
+        if room is not None and (
+            room.public or _key_fits(room, key) or await _seated(db, room, me)
+        ):
+            return room
+        limit.missed(address)
+        raise ApiError(
+            "no_room", f"no room {code[:16]!r} (a private room needs its invite link)", 404
+        )
+
+    async def _room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:
         seats: list[dict[str, Any] | None] = [None, None, None]
         for rs in (await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all():
             acct = await db.get(Account, rs.account_id)
             assert acct is not None
             seats[rs.seat] = {"account_id": acct.id, "nickname": acct.nickname, "bot": rs.bot}
-        match_id = await db.scalar(select(MatchRow.id).where(MatchRow.room_id == room.id))
+        match_id = await db.scalar(
+            select(MatchRow.id).where(MatchRow.room_id == room.id).order_by(MatchRow.id.desc())
+        )
+        insider = me is not None and (
+            room.host_id == me.id or any(s and s["account_id"] == me.id for s in seats)
+        )
         return {
             "code": room.code,
             "host_id": room.host_id,
@@ -433,10 +507,36 @@ def create_app(
             "status": room.status,
             "seats": seats,
             "match_id": match_id,
+            # What the invite link carries; only the host and the seated players see it.
+            "invite_key": room.invite_key if insider else None,
         }
 
+    async def _new_code(db: AsyncSession) -> str:
+        """A code no live room holds (finished and expired rooms let theirs go)."""
+        for _ in range(20):
+            code = f"{secrets.randbelow(10**6):06d}"
+            taken = await db.scalar(
+                select(RoomRow.id).where(RoomRow.code == code, RoomRow.status.in_(LIVE_ROOM))
+            )
+            if taken is None:
+                return code
+        raise ApiError("busy", "no free room code; try again", 503)  # pragma: no cover
+
+    async def _room_quota(db: AsyncSession, me: Account, address: str) -> None:
+        limit.rooms.take(f"account:{me.id}")
+        limit.rooms_address.take(address)
+        hosting = await db.scalar(
+            select(func.count()).where(RoomRow.host_id == me.id, RoomRow.status == "open")
+        )
+        cap = int(limit.settings.open_rooms)
+        if (hosting or 0) >= cap:
+            raise ApiError(
+                "too_many_rooms", f"an account may host {cap} open rooms at once; "
+                "start or leave one first", 409,
+            )  # fmt: skip
+
     @app.post("/rooms", status_code=201)
-    async def create_room(body: RoomBody, me: Me, db: Db) -> dict[str, Any]:
+    async def create_room(body: RoomBody, me: Me, db: Db, request: Request) -> dict[str, Any]:
         bad = sorted(set(body.rules) - HOST_RULES)
         if bad:
             raise ApiError("bad_rules", f"a host may not set {bad!r}")
@@ -444,24 +544,20 @@ def create_app(
             rules = HONG_GUAI_WAN.with_(**body.rules, rounds_per_match=body.rounds)
         except (PaohuziError, TypeError) as e:
             raise ApiError("bad_rules", str(e)) from None
-        for _ in range(20):
-            code = f"{secrets.randbelow(10**6):06d}"
-            if await db.scalar(select(RoomRow.id).where(RoomRow.code == code)) is None:
-                break
-        else:  # pragma: no cover - a million codes
-            raise ApiError("busy", "no free room code; try again", 503)
+        await _room_quota(db, me, _address(request))
         room = RoomRow(
-            code=code,
+            code=await _new_code(db),
             host_id=me.id,
             public=body.public,
             rounds=body.rounds,
             rules=rules.to_dict(),
             status="open",
             time_limit=body.time_limit,
+            invite_key=None if body.public else secrets.token_urlsafe(16),
         )
         db.add(room)
         await db.commit()
-        return await _room_json(db, room)
+        return await _room_json(db, room, me)
 
     @app.get("/rooms")
     async def lobby(db: Db) -> list[dict[str, Any]]:
@@ -473,14 +569,18 @@ def create_app(
                 .limit(100)
             )
         ).all()
-        return [await _room_json(db, r) for r in rooms]
+        return [await _room_json(db, r, None) for r in rooms]
 
     @app.get("/rooms/{code}")
-    async def room_info(code: str, db: Db) -> dict[str, Any]:
-        return await _room_json(db, await _room(db, code))
+    async def room_info(
+        code: str, db: Db, request: Request, me: MaybeMe, key: str | None = None
+    ) -> dict[str, Any]:
+        return await _room_json(db, await _room(db, code, _address(request), me, key), me)
 
-    async def _open_room(db: AsyncSession, code: str) -> tuple[RoomRow, list[RoomSeat]]:
-        room = await _room(db, code)
+    async def _open_room(
+        db: AsyncSession, code: str, request: Request, me: Account, key: str | None = None
+    ) -> tuple[RoomRow, list[RoomSeat]]:
+        room = await _room(db, code, _address(request), me, key)
         if room.status != "open":
             raise ApiError("room_started", f"room {code} has started", 409)
         seats = list((await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all())
@@ -498,20 +598,20 @@ def create_app(
         return free[0]
 
     @app.post("/rooms/{code}/join")
-    async def join(code: str, body: JoinBody, me: Me, db: Db) -> dict[str, Any]:
+    async def join(code: str, body: JoinBody, me: Me, db: Db, request: Request) -> dict[str, Any]:
         async with hub.lock:
-            room, seats = await _open_room(db, code)
+            room, seats = await _open_room(db, code, request, me, body.key)
             if any(s.account_id == me.id for s in seats):
                 raise ApiError("already_seated", "this account already has a seat here", 409)
             seat = _free_seat(seats, body.seat)
             db.add(RoomSeat(room_id=room.id, seat=seat, account_id=me.id, bot=None))
             await db.commit()
-            return {"seat": seat, "room": await _room_json(db, room)}
+            return {"seat": seat, "room": await _room_json(db, room, me)}
 
     @app.post("/rooms/{code}/leave")
-    async def leave(code: str, me: Me, db: Db) -> dict[str, Any]:
+    async def leave(code: str, me: Me, db: Db, request: Request) -> dict[str, Any]:
         async with hub.lock:
-            room, seats = await _open_room(db, code)
+            room, seats = await _open_room(db, code, request, me)
             mine = [s for s in seats if s.account_id == me.id]
             if not mine:
                 raise ApiError("not_seated", "this account has no seat here", 409)
@@ -521,14 +621,16 @@ def create_app(
             for c in hub.waiting.get(code, []):
                 if c.account_id == me.id:
                     c.put(ErrorMsg(code="left", reason="you left the room"))
-            return await _room_json(db, room)
+            return await _room_json(db, room, me)
 
     @app.post("/rooms/{code}/bots")
-    async def add_bots(code: str, body: BotBody, me: Me, db: Db) -> dict[str, Any]:
+    async def add_bots(
+        code: str, body: BotBody, me: Me, db: Db, request: Request
+    ) -> dict[str, Any]:
         if body.bot not in BOT_KINDS:
             raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {body.bot!r}")
         async with hub.lock:
-            room, seats = await _open_room(db, code)
+            room, seats = await _open_room(db, code, request, me)
             if room.host_id != me.id:
                 raise ApiError("not_host", "only the host may seat bots", 403)
             wanted = (
@@ -544,12 +646,12 @@ def create_app(
                 )
                 db.add(RoomSeat(room_id=room.id, seat=seat, account_id=bot.id, bot=body.bot))
             await db.commit()
-            return await _room_json(db, room)
+            return await _room_json(db, room, me)
 
     @app.post("/rooms/{code}/start")
-    async def start(code: str, me: Me, db: Db) -> dict[str, Any]:
+    async def start(code: str, me: Me, db: Db, request: Request) -> dict[str, Any]:
         async with hub.lock:
-            room, seats = await _open_room(db, code)
+            room, seats = await _open_room(db, code, request, me)
             if room.host_id != me.id:
                 raise ApiError("not_host", "only the host may start the match", 403)
             if len(seats) != 3:
@@ -606,22 +708,33 @@ def create_app(
                     await table.attach(conn, conn.since)
             # The bots play in the table's driver task, not in this request.
             await hub.adopt(code, table)
-            return {"match_id": row.id, "room": await _room_json(db, room)}
+            return {"match_id": row.id, "room": await _room_json(db, room, me)}
 
     @app.get("/matches/{match_id}/record")
-    async def match_record(match_id: int, db: Db) -> JSONResponse:
+    async def match_record(match_id: int, db: Db, request: Request) -> Response:
+        limit.replay.take(_address(request))
         row = await db.get(MatchRow, match_id)
         if row is None:
             raise ApiError("no_match", f"no match {match_id}", 404)
         if row.status != "finished":
             raise ApiError("not_finished", "a match's record is public once it is over", 409)
-        room = await db.get(RoomRow, row.room_id)
-        assert room is not None
-        table = hub.tables.get(room.code)
-        if table is None or table.match_id != match_id:
-            table = await hub.load(db, row, room)
-        rec = table.match.record()
-        return JSONResponse(json.loads(rec.to_json()))
+        data = await replays.get(match_id, lambda: _rebuild(row))
+        return Response(data, media_type="application/json")
+
+    async def _rebuild(row: MatchRow) -> bytes:
+        """A finished match's record from its decisions, replayed in a thread."""
+        async with sessions() as db:
+            decisions = (
+                await db.execute(
+                    select(Decision.seat, Decision.action_id)
+                    .where(Decision.match_id == row.id)
+                    .order_by(Decision.seq)
+                )
+            ).all()
+        moves = [(int(seat), int(action)) for seat, action in decisions]
+        return await asyncio.to_thread(
+            encode_record, row.rules, row.seed, row.rounds_total, row.balances, moves
+        )
 
     @app.get("/matches/{match_id}/ledger")
     async def match_ledger(match_id: int, db: Db) -> list[dict[str, Any]]:
@@ -646,6 +759,10 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def play(ws: WebSocket, code: str) -> None:
         await ws.accept()
+        address = _address(ws)
+        if not _admit(address):
+            await ws.close(CLOSE_UNAUTHENTICATED, "too many unauthenticated sockets")
+            return
         conn = Connection(ws.send_text)
         writer = asyncio.create_task(conn.pump())
         closing: list[asyncio.Task[None]] = []
@@ -656,11 +773,13 @@ def create_app(
 
         conn.kick = kick
         hub.sockets += 1
+        hub.unauthenticated[address].add(conn)
         try:
-            await _serve_socket(ws, code, conn)
+            await _serve_socket(ws, code, conn, (address, ws.query_params.get("key")))
         except WebSocketDisconnect:
             pass
         finally:
+            _forget(address, conn)
             conn.kick = None  # kick and conn refer to each other: a cycle only a full GC frees
             hub.sockets -= 1
             if conn.table is not None:
@@ -678,11 +797,43 @@ def create_app(
 
     adapter = client_adapter()
 
-    async def _serve_socket(ws: WebSocket, code: str, conn: Connection) -> None:
+    def _admit(address: str) -> bool:
+        """Whether ``address`` may open one more socket not yet authenticated."""
+        waiting = hub.unauthenticated.setdefault(address, set())
+        waiting -= {c for c in waiting if c.account_id is not None}
+        return len(waiting) < play_settings.unauthenticated_per_address
+
+    def _forget(address: str, conn: Connection) -> None:
+        waiting = hub.unauthenticated.get(address)
+        if waiting is not None:
+            waiting.discard(conn)
+            if not waiting:
+                del hub.unauthenticated[address]
+
+    async def _receive(ws: WebSocket, conn: Connection, deadline: float) -> Any:
+        """The next frame; until the socket authenticates, only until ``deadline`` (then
+        it is closed, and None)."""
+        if conn.account_id is not None:
+            return await ws.receive()
+        with contextlib.suppress(TimeoutError):
+            left = deadline - asyncio.get_running_loop().time()
+            return await asyncio.wait_for(ws.receive(), max(left, 0))
+        conn.close()  # what is queued goes first
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(conn.drained.wait(), 1)
+        reason = f"authenticate within {play_settings.auth_seconds:g} s"
+        await ws.close(CLOSE_UNAUTHENTICATED, reason)
+        return None
+
+    async def _serve_socket(
+        ws: WebSocket, code: str, conn: Connection, who: tuple[str, str | None]
+    ) -> None:
+        """Read and handle the socket's frames; ``who`` is its address and invite key."""
         bucket = TokenBucket(play_settings.ws_rate, play_settings.ws_burst)
+        deadline = asyncio.get_running_loop().time() + play_settings.auth_seconds
         while True:
-            msg = await ws.receive()
-            if msg["type"] == "websocket.disconnect":
+            msg = await _receive(ws, conn, deadline)
+            if msg is None or msg["type"] == "websocket.disconnect":
                 return
             if not bucket.take():
                 if bucket.flooding:
@@ -733,13 +884,15 @@ def create_app(
                 where = ".".join(str(x) for x in first["loc"][1:])
                 conn.put(ErrorMsg(code="bad_message", reason=f"{where}: {first['msg']}"))
                 continue
-            await _handle(m, code, conn)
+            await _handle(m, code, conn, who)
 
-    async def _handle(m: ClientMsg, code: str, conn: Connection) -> None:
+    async def _handle(
+        m: ClientMsg, code: str, conn: Connection, who: tuple[str, str | None]
+    ) -> None:
         if isinstance(m, Ping):
             conn.put(Pong())
         elif isinstance(m, Auth):
-            await _auth(m, code, conn)
+            await _auth(m, code, conn, who)
         elif conn.account_id is None:
             conn.put(ErrorMsg(code="unauthenticated", reason="send an auth message first"))
         elif conn.table is None:
@@ -770,7 +923,7 @@ def create_app(
                     )
                 )
 
-    async def _auth(m: Auth, code: str, conn: Connection) -> None:
+    async def _auth(m: Auth, code: str, conn: Connection, who: tuple[str, str | None]) -> None:
         if conn.account_id is not None:
             conn.put(ErrorMsg(code="already_authenticated", reason="this socket is signed in"))
             return
@@ -779,9 +932,10 @@ def create_app(
             if acct is None:
                 conn.put(ErrorMsg(code="unauthenticated", reason="unknown or expired token"))
                 return
-            room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
-            if room is None:
-                conn.put(ErrorMsg(code="no_room", reason=f"no room {code!r}"))
+            try:
+                room = await _room(db, code, who[0], acct, who[1])
+            except ApiError as e:
+                conn.put(ErrorMsg(code=e.code, reason=e.reason))
                 return
             seat = await db.scalar(
                 select(RoomSeat.seat).where(
@@ -789,9 +943,6 @@ def create_app(
                 )
             )
         if m.spectate:
-            if not room.public and room.host_id != acct.id:
-                conn.put(ErrorMsg(code="private", reason="only the host may watch a private room"))
-                return
             seat = None
         elif seat is None:
             conn.put(ErrorMsg(code="not_seated", reason="this account has no seat in the room"))
