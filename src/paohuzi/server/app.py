@@ -711,19 +711,20 @@ def create_app(
             return {"match_id": row.id, "room": await _room_json(db, room, me)}
 
     @app.get("/matches/{match_id}/record")
-    async def match_record(match_id: int, db: Db, request: Request) -> Response:
+    async def match_record(match_id: int, request: Request) -> Response:
         limit.replay.take(_address(request))
-        row = await db.get(MatchRow, match_id)
-        if row is None:
-            raise ApiError("no_match", f"no match {match_id}", 404)
-        if row.status != "finished":
-            raise ApiError("not_finished", "a match's record is public once it is over", 409)
-        data = await replays.get(match_id, lambda: _rebuild(row))
+        data = await replays.get(match_id, lambda: _rebuild(match_id))
         return Response(data, media_type="application/json")
 
-    async def _rebuild(row: MatchRow) -> bytes:
-        """A finished match's record from its decisions, replayed in a thread."""
+    async def _rebuild(match_id: int) -> bytes:
+        """A finished match's record from its decisions, replayed in a thread. (Its own
+        short session: the requests waiting on this rebuild hold no connection.)"""
         async with sessions() as db:
+            row = await db.get(MatchRow, match_id)
+            if row is None:
+                raise ApiError("no_match", f"no match {match_id}", 404)
+            if row.status != "finished":
+                raise ApiError("not_finished", "a match's record is public once it is over", 409)
             decisions = (
                 await db.execute(
                     select(Decision.seat, Decision.action_id)
@@ -732,9 +733,11 @@ def create_app(
                 )
             ).all()
         moves = [(int(seat), int(action)) for seat, action in decisions]
-        return await asyncio.to_thread(
+        data = await asyncio.to_thread(
             encode_record, row.rules, row.seed, row.rounds_total, row.balances, moves
         )
+        log.info("match %s record rebuilt from %d decisions", row.id, len(moves))
+        return data
 
     @app.get("/matches/{match_id}/ledger")
     async def match_ledger(match_id: int, db: Db) -> list[dict[str, Any]]:

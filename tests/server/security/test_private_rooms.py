@@ -4,11 +4,17 @@ digits, enumerable) shows nothing and seats no one; the key is shown to insiders
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import httpx
+import pytest
 import websockets
 
-from ..conftest import Server, auth, guest, room
+from paohuzi.server.client import ClientError, parse_room
+
+from ..conftest import SRC, Server, auth, guest, room
 
 
 def _private(srv: Server) -> tuple[str, str, str]:
@@ -63,3 +69,42 @@ async def test_a_private_room_is_watched_only_with_its_key(server: Server) -> No
     allowed = await _first(f"{server.ws(code)}?key={key}", stranger, True)
     assert allowed["type"] == "waiting"
     assert (await _first(server.ws(code), host, True))["type"] == "waiting"
+
+
+def test_the_bot_client_reads_codes_and_invite_links() -> None:
+    assert parse_room("123456") == ("123456", None)
+    assert parse_room("123456/abc-_9") == ("123456", "abc-_9")
+    assert parse_room("http://h:8000/#/room/123456/Key_1") == ("123456", "Key_1")
+    assert parse_room("https://h/#/room/123456") == ("123456", None)
+    for bad in ("12x", "1234567", "123456/bad key", "http://h/#/room/12"):
+        with pytest.raises(ClientError, match="invite link"):
+            parse_room(bad)
+
+
+def test_paohuzi_bot_joins_a_private_room_by_its_invite_link(server: Server) -> None:
+    host, code, key = _private(server)
+    for seat in (0, 2):
+        r = httpx.post(
+            f"{server.http}/rooms/{code}/bots", json={"seat": seat, "bot": "random"},
+            headers=auth(host),
+        )  # fmt: skip
+        assert r.status_code == 200, r.text
+    link = f"{server.http}/#/room/{code}/{key}"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    cmd = [sys.executable, "-m", "paohuzi", "bot", "--server", server.http, "--room", link,
+           "--bot", "random", "--seed", "3"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith(f"room {code}: seat 1")
+        r = httpx.post(f"{server.http}/rooms/{code}/start", headers=auth(host))
+        assert r.status_code == 200, r.text
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0 and err == "", (out, err)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -73,7 +73,9 @@ def test_room_creation_per_account_is_rate_limited(launch: Launch) -> None:
     codes = [httpx.post(f"{srv.http}/rooms", json={}, headers=auth(host)) for _ in range(4)]
     assert [r.status_code for r in codes[:3]] == [201] * 3
     assert _refused(codes[3])
-    assert httpx.post(f"{srv.http}/rooms", json={}, headers=auth(guest(srv, "o"))).status_code == 201
+    assert (
+        httpx.post(f"{srv.http}/rooms", json={}, headers=auth(guest(srv, "o"))).status_code == 201
+    )
 
 
 def _enumerate(srv: Server, n: int, token: str) -> list[httpx.Response]:
