@@ -12,8 +12,6 @@ import httpx
 import pytest
 import websockets
 
-from paohuzi.server.client import ClientError, parse_room
-
 from ..conftest import SRC, Server, auth, guest, room
 
 
@@ -72,6 +70,8 @@ async def test_a_private_room_is_watched_only_with_its_key(server: Server) -> No
 
 
 def test_the_bot_client_reads_codes_and_invite_links() -> None:
+    from paohuzi.server.client import ClientError, parse_room
+
     assert parse_room("123456") == ("123456", None)
     assert parse_room("123456/abc-_9") == ("123456", "abc-_9")
     assert parse_room("http://h:8000/#/room/123456/Key_1") == ("123456", "Key_1")

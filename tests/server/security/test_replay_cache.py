@@ -9,8 +9,6 @@ import time
 import httpx
 import pytest
 
-from paohuzi.server.replays import ReplayCache
-
 from ..conftest import Server, auth, guest, room
 
 
@@ -52,6 +50,8 @@ async def test_40_concurrent_replays_are_answered_quickly_and_rebuilt_once(
 
 
 async def test_the_cache_shares_one_build_and_is_bounded() -> None:
+    from paohuzi.server.replays import ReplayCache
+
     cache = ReplayCache(max_items=3, max_bytes=25)
     calls = 0
 
@@ -71,6 +71,8 @@ async def test_the_cache_shares_one_build_and_is_bounded() -> None:
 
 
 async def test_a_failed_build_is_not_kept() -> None:
+    from paohuzi.server.replays import ReplayCache
+
     cache = ReplayCache()
 
     async def broken() -> bytes:

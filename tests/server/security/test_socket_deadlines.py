@@ -14,13 +14,12 @@ from pathlib import Path
 import pytest
 import websockets
 
-from paohuzi.server.limits import CLOSE_UNAUTHENTICATED
-
 from ..conftest import Server, guest, room
 
 AUTH_SECONDS = 1.0
 HEADER_SECONDS = 1.0
 UNAUTHENTICATED = 5
+CLOSE_UNAUTHENTICATED = 1008  # policy violation (limits.CLOSE_UNAUTHENTICATED)
 
 
 @pytest.fixture(scope="module")
