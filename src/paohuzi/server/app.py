@@ -190,7 +190,7 @@ class Hub:
         async with self.lock:  # not while this worker is starting a room
             conns = self.waiting.pop(code, [])
         async with self.sessions() as db:
-            room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
+            room = await db.scalar(room_by_code(code))
             seats = {
                 s.account_id: s.seat
                 for s in (
@@ -306,6 +306,7 @@ def create_app(
     app.state.ready = False
     app.state.hub = hub
     app.state.replays = replays
+    app.state.rates = limit
     app.add_middleware(BodyLimit, max_body=GuardSettings.from_env().max_body)
 
     @app.exception_handler(ApiError)

@@ -158,3 +158,26 @@ def test_rate_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("PAOHUZI_RATE_SIGNUP_BURST", "0")
     with pytest.raises(ValueError, match="positive"):
         RateSettings.from_env()
+
+
+def test_hints_and_round_replays_are_limited_too(launch: Launch) -> None:
+    srv = launch(
+        {
+            "PAOHUZI_RATE_MISS_BURST": "3",
+            "PAOHUZI_RATE_MISS_RATE": "0.01",
+            "PAOHUZI_RATE_REPLAY_BURST": "2",
+            "PAOHUZI_RATE_REPLAY_RATE": "0.01",
+        }
+    )
+    token = guest(srv, "scanner")
+    code = room(srv, guest(srv, "h"))  # a room the scanner has no seat in: a miss too
+    hints = [
+        httpx.get(f"{srv.http}/rooms/{c}/hint", headers=auth(token))
+        for c in ("100000", code, "100002", "100003")
+    ]
+    assert [r.status_code for r in hints[:3]] == [404, 403, 404]
+    assert _refused(hints[3])
+    rounds = [httpx.get(f"{srv.http}/matches/1/rounds/0") for _ in range(2)]
+    rounds.append(httpx.get(f"{srv.http}/matches/1/replay/0"))
+    assert [r.status_code for r in rounds[:2]] == [404, 404]
+    assert _refused(rounds[2])
