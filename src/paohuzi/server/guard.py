@@ -37,7 +37,7 @@ class GuardSettings:
 
     max_body: int = 64 * 1024
     header_seconds: float = 10.0
-    connections_per_address: int = 200
+    connections_per_address: int = 2000
 
     @classmethod
     def from_env(cls) -> GuardSettings:

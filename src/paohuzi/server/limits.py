@@ -40,7 +40,7 @@ class PlaySettings:
     ws_rate: float = 100.0
     ws_burst: float = 200.0
     auth_seconds: float = 10.0
-    unauthenticated_per_address: float = 50.0
+    unauthenticated_per_address: float = 500.0
 
     def __post_init__(self) -> None:
         names = ("grace", "dissolve_seconds", "ws_rate", "ws_burst", "auth_seconds",

@@ -34,15 +34,15 @@ class RateSettings:
     and the load benchmark (hundreds of guests and rooms from one address) through and
     stop a script: ``PAOHUZI_RATE_<FIELD>`` (e.g. ``PAOHUZI_RATE_SIGNUP_BURST=5``)."""
 
-    signup_burst: float = 500  # per address: registrations and guests
-    signup_rate: float = 2.0
+    signup_burst: float = 1000  # per address: registrations and guests
+    signup_rate: float = 5.0
     rooms_burst: float = 30  # per account
-    rooms_rate: float = 0.2
-    rooms_address_burst: float = 500  # per address
-    rooms_address_rate: float = 2.0
+    rooms_rate: float = 0.5
+    rooms_address_burst: float = 1000  # per address
+    rooms_address_rate: float = 10.0
     open_rooms: float = 20  # open rooms one account may host at once
-    lookup_burst: float = 600  # per address: any look-up of a room by its code
-    lookup_rate: float = 20.0
+    lookup_burst: float = 3000  # per address: any look-up of a room by its code
+    lookup_rate: float = 100.0
     miss_burst: float = 30  # per address: look-ups of codes that are no (visible) room
     miss_rate: float = 0.5
     replay_burst: float = 60  # per address: match records

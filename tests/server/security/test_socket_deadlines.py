@@ -5,6 +5,7 @@ connection that never finishes its headers is closed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import time
@@ -109,3 +110,26 @@ def test_200_slow_header_connections_are_closed_within_the_deadline(strict: Serv
         s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         s.settimeout(5)
         assert s.recv(100).startswith(b"HTTP/1.1 200")
+
+
+def test_connections_per_address_are_capped(tmp_path: Path) -> None:
+    srv = Server(
+        tmp_path / "s.db", tmp_path / "s.log", env={"PAOHUZI_CONNECTIONS_PER_ADDRESS": "10"}
+    )
+    srv.start()
+    try:
+        held = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(10)]
+        time.sleep(0.3)
+        with socket.create_connection(("127.0.0.1", srv.port)) as extra:
+            extra.settimeout(3)
+            with contextlib.suppress(ConnectionResetError):
+                assert extra.recv(100) == b""  # closed at once, nothing read
+        for s in held:
+            s.close()
+        time.sleep(0.3)
+        with socket.create_connection(("127.0.0.1", srv.port)) as s:
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            s.settimeout(5)
+            assert s.recv(100).startswith(b"HTTP/1.1 200")
+    finally:
+        srv.stop()
