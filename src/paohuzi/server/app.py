@@ -14,6 +14,7 @@ from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisco
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..core.errors import PaohuziError
@@ -557,7 +558,10 @@ def create_app(
             invite_key=None if body.public else secrets.token_urlsafe(16),
         )
         db.add(room)
-        await db.commit()
+        try:
+            await db.commit()
+        except IntegrityError:  # another room took the code a moment ago
+            raise ApiError("busy", "that room code was just taken; try again", 503) from None
         return await _room_json(db, room, me)
 
     @app.get("/rooms")
@@ -946,6 +950,9 @@ def create_app(
                     RoomSeat.room_id == room.id, RoomSeat.account_id == acct.id
                 )
             )
+        if room.status == "expired":
+            conn.put(ErrorMsg(code="room_expired", reason=f"room {code} expired before it started"))
+            return
         if m.spectate:
             seat = None
         elif seat is None:

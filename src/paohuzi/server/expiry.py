@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 from dataclasses import dataclass
 from datetime import timedelta
@@ -47,7 +48,7 @@ class ExpirySettings:
                 value = float(raw)
             except ValueError:
                 raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from None
-            if not value > 0:
+            if not (value > 0 and math.isfinite(value)):
                 raise ValueError(f"{name} must be positive, got {raw!r}")
             values.append(value)
         return cls(*values)

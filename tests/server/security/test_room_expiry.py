@@ -3,6 +3,8 @@ million six-digit codes cannot run out."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 import sqlalchemy as sa
+import websockets
 from sqlalchemy.exc import IntegrityError
 
 from paohuzi.server.db import sync_engine, upgrade
@@ -110,3 +113,14 @@ def test_an_expired_room_code_is_taken_again_and_the_live_room_is_found(
         engine.dispose()
     now_ = httpx.get(f"{sweeping.http}/rooms/{old}").json()
     assert now_["status"] == "open" and now_["host_id"] == other_id
+
+
+async def test_a_socket_for_an_expired_room_is_told_so(sweeping: Server) -> None:
+    host = guest(sweeping, "h")
+    code = room(sweeping, host)
+    join(sweeping, code, host)
+    await asyncio.to_thread(_wait_status, sweeping, code, host, "expired", OPEN_SECONDS + 3)
+    async with websockets.connect(sweeping.ws(code)) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": host}))
+        m = json.loads(await ws.recv())
+    assert m["type"] == "error" and m["code"] == "room_expired"

@@ -453,6 +453,7 @@ function RoomScreen({ code, spectate, invite }) {
       <a class="btn" href=${`#/replay/${room.match_id}`}>${t("replay")}</a> <a class="btn" href="#/">${t("to_lobby")}</a></main>`;
   }
   if (room.status === "open") return html`<${WaitingRoom} room=${room} invite=${invite} />`;
+  if (room.status === "expired") return html`<main class="screen"><p class="error">${errorWords("room_expired")}</p><a class="btn" href="#/">${t("to_lobby")}</a></main>`;
   if (!seated && !spectate) return html`<main class="screen"><p>${errorWords("room_started")}</p>
     <a class="btn" href=${`#/watch/${code}${withKey(invite)}`}>${t("watch")}</a></main>`;
   return html`<main class="screen"><p>${t("loading")}</p></main>`;

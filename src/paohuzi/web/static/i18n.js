@@ -174,6 +174,7 @@ const WORDS = {
   err_unauthenticated: ["请先登录", "Please log in"],
   err_bad_login: ["用户名或密码不对", "Wrong username or password"],
   err_rate_limited: ["尝试太多次，请稍后再试", "Too many attempts; try again later"],
+  err_room_expired: ["房间已过期（太久没有开始）", "This room expired (it did not start in time)"],
   err_no_room: ["没有这个房间（私人房间要用邀请链接进入）", "No such room (a private room opens with its invite link)"],
   err_room_full: ["房间已满", "The room is full"],
   err_room_started: ["这个房间已经开始了", "The room has already started"],
