@@ -23,7 +23,6 @@ from ..core.rules import HONG_GUAI_WAN, RuleSet
 from . import accounts
 from .commit import close_committer, committer_for
 from .db import (
-    LIVE_ROOM,
     Account,
     Decision,
     LedgerEntry,
@@ -57,6 +56,7 @@ from .protocol import (
 )
 from .ratelimit import Rates, RateSettings
 from .replays import ReplayCache, encode_record
+from .rooms import check_quota, find_room, new_code, room_json
 from .tables import Connection, SeatInfo, Table, TableHandle
 from .web import add_web
 
@@ -457,86 +457,6 @@ def create_app(
             "round": r.round_index,
         }
 
-    async def _seated(db: AsyncSession, room: RoomRow, me: Account | None) -> bool:
-        if me is None:
-            return False
-        if room.host_id == me.id:
-            return True
-        found = await db.scalar(
-            select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == me.id)
-        )
-        return found is not None
-
-    def _key_fits(room: RoomRow, key: str | None) -> bool:
-        return bool(key and room.invite_key and secrets.compare_digest(key, room.invite_key))
-
-    async def _room(
-        db: AsyncSession, code: str, address: str, me: Account | None, key: str | None = None
-    ) -> RoomRow:
-        """The room a code names, if this caller may see it: a public room, or a private
-        one to its host, its seated players and whoever has its invite key. Else 404,
-        like no room at all, counted against the address's look-ups of unknown rooms."""
-        limit.lookup_check(address)
-        room = await db.scalar(room_by_code(code))
-        if room is not None and (
-            room.public or _key_fits(room, key) or await _seated(db, room, me)
-        ):
-            return room
-        limit.missed(address)
-        raise ApiError(
-            "no_room", f"no room {code[:16]!r} (a private room needs its invite link)", 404
-        )
-
-    async def _room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:
-        seats: list[dict[str, Any] | None] = [None, None, None]
-        for rs in (await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all():
-            acct = await db.get(Account, rs.account_id)
-            assert acct is not None
-            seats[rs.seat] = {"account_id": acct.id, "nickname": acct.nickname, "bot": rs.bot}
-        match_id = await db.scalar(
-            select(MatchRow.id).where(MatchRow.room_id == room.id).order_by(MatchRow.id.desc())
-        )
-        insider = me is not None and (
-            room.host_id == me.id or any(s and s["account_id"] == me.id for s in seats)
-        )
-        return {
-            "code": room.code,
-            "host_id": room.host_id,
-            "public": room.public,
-            "rounds": room.rounds,
-            "time_limit": room.time_limit,
-            "rules": room.rules,
-            "status": room.status,
-            "seats": seats,
-            "match_id": match_id,
-            # What the invite link carries; only the host and the seated players see it.
-            "invite_key": room.invite_key if insider else None,
-        }
-
-    async def _new_code(db: AsyncSession) -> str:
-        """A code no live room holds (finished and expired rooms let theirs go)."""
-        for _ in range(20):
-            code = f"{secrets.randbelow(10**6):06d}"
-            taken = await db.scalar(
-                select(RoomRow.id).where(RoomRow.code == code, RoomRow.status.in_(LIVE_ROOM))
-            )
-            if taken is None:
-                return code
-        raise ApiError("busy", "no free room code; try again", 503)  # pragma: no cover
-
-    async def _room_quota(db: AsyncSession, me: Account, address: str) -> None:
-        limit.rooms.take(f"account:{me.id}")
-        limit.rooms_address.take(address)
-        hosting = await db.scalar(
-            select(func.count()).where(RoomRow.host_id == me.id, RoomRow.status == "open")
-        )
-        cap = int(limit.settings.open_rooms)
-        if (hosting or 0) >= cap:
-            raise ApiError(
-                "too_many_rooms", f"an account may host {cap} open rooms at once; "
-                "start or leave one first", 409,
-            )  # fmt: skip
-
     @app.post("/rooms", status_code=201)
     async def create_room(body: RoomBody, me: Me, db: Db, request: Request) -> dict[str, Any]:
         bad = sorted(set(body.rules) - HOST_RULES)
@@ -546,9 +466,9 @@ def create_app(
             rules = HONG_GUAI_WAN.with_(**body.rules, rounds_per_match=body.rounds)
         except (PaohuziError, TypeError) as e:
             raise ApiError("bad_rules", str(e)) from None
-        await _room_quota(db, me, _address(request))
+        await check_quota(db, limit, me, _address(request))
         room = RoomRow(
-            code=await _new_code(db),
+            code=await new_code(db),
             host_id=me.id,
             public=body.public,
             rounds=body.rounds,
@@ -562,7 +482,7 @@ def create_app(
             await db.commit()
         except IntegrityError:  # another room took the code a moment ago
             raise ApiError("busy", "that room code was just taken; try again", 503) from None
-        return await _room_json(db, room, me)
+        return await room_json(db, room, me)
 
     @app.get("/rooms")
     async def lobby(db: Db) -> list[dict[str, Any]]:
@@ -574,18 +494,18 @@ def create_app(
                 .limit(100)
             )
         ).all()
-        return [await _room_json(db, r, None) for r in rooms]
+        return [await room_json(db, r, None) for r in rooms]
 
     @app.get("/rooms/{code}")
     async def room_info(
         code: str, db: Db, request: Request, me: MaybeMe, key: str | None = None
     ) -> dict[str, Any]:
-        return await _room_json(db, await _room(db, code, _address(request), me, key), me)
+        return await room_json(db, await find_room(db, limit, code, _address(request), me, key), me)
 
     async def _open_room(
         db: AsyncSession, code: str, request: Request, me: Account, key: str | None = None
     ) -> tuple[RoomRow, list[RoomSeat]]:
-        room = await _room(db, code, _address(request), me, key)
+        room = await find_room(db, limit, code, _address(request), me, key)
         if room.status != "open":
             raise ApiError("room_started", f"room {code} has started", 409)
         seats = list((await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all())
@@ -611,7 +531,7 @@ def create_app(
             seat = _free_seat(seats, body.seat)
             db.add(RoomSeat(room_id=room.id, seat=seat, account_id=me.id, bot=None))
             await db.commit()
-            return {"seat": seat, "room": await _room_json(db, room, me)}
+            return {"seat": seat, "room": await room_json(db, room, me)}
 
     @app.post("/rooms/{code}/leave")
     async def leave(code: str, me: Me, db: Db, request: Request) -> dict[str, Any]:
@@ -626,7 +546,7 @@ def create_app(
             for c in hub.waiting.get(code, []):
                 if c.account_id == me.id:
                     c.put(ErrorMsg(code="left", reason="you left the room"))
-            return await _room_json(db, room, me)
+            return await room_json(db, room, me)
 
     @app.post("/rooms/{code}/bots")
     async def add_bots(
@@ -651,7 +571,7 @@ def create_app(
                 )
                 db.add(RoomSeat(room_id=room.id, seat=seat, account_id=bot.id, bot=body.bot))
             await db.commit()
-            return await _room_json(db, room, me)
+            return await room_json(db, room, me)
 
     @app.post("/rooms/{code}/start")
     async def start(code: str, me: Me, db: Db, request: Request) -> dict[str, Any]:
@@ -713,7 +633,7 @@ def create_app(
                     await table.attach(conn, conn.since)
             # The bots play in the table's driver task, not in this request.
             await hub.adopt(code, table)
-            return {"match_id": row.id, "room": await _room_json(db, room, me)}
+            return {"match_id": row.id, "room": await room_json(db, room, me)}
 
     @app.get("/matches/{match_id}/record")
     async def match_record(match_id: int, request: Request) -> Response:
@@ -941,7 +861,7 @@ def create_app(
                 conn.put(ErrorMsg(code="unauthenticated", reason="unknown or expired token"))
                 return
             try:
-                room = await _room(db, code, who[0], acct, who[1])
+                room = await find_room(db, limit, code, who[0], acct, who[1])
             except ApiError as e:
                 conn.put(ErrorMsg(code=e.code, reason=e.reason))
                 return
