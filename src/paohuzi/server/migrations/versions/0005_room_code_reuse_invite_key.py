@@ -36,9 +36,13 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    postgres = op.get_bind().dialect.name == "postgresql"
     with op.batch_alter_table("rooms", schema=None) as batch_op:
         batch_op.drop_index("ix_rooms_live_code")
         batch_op.drop_index("ix_rooms_host_status")
         batch_op.drop_index("ix_rooms_code")
         batch_op.drop_column("invite_key")
-        batch_op.create_unique_constraint("uq_rooms_code", ["code"])
+        # (fails if two finished rooms share a code: then there is no going back to 0003)
+        batch_op.create_unique_constraint(
+            "rooms_code_key" if postgres else "uq_rooms_code", ["code"]
+        )
