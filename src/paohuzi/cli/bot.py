@@ -26,7 +26,10 @@ def bot_cmd(
     server: Annotated[
         str, typer.Option(help="The server, http://HOST:PORT.", envvar="PAOHUZI_SERVER")
     ],
-    room: Annotated[str | None, typer.Option(help="The six-digit room code to join.")] = None,
+    room: Annotated[
+        str | None,
+        typer.Option(help="The six-digit room code to join, or the room's invite link."),
+    ] = None,
     new: Annotated[
         bool, typer.Option("--new", help="Create a room and host it (prints its code).")
     ] = False,
@@ -50,13 +53,15 @@ def bot_cmd(
     """Play a seat of a room on a paohuzi server with a bot until the match is over."""
     try:
         from ..bots import BOTS
-        from ..server.client import ClientError, check_server_url
+        from ..server.client import ClientError, check_server_url, parse_room
     except ImportError as e:  # pragma: no cover - depends on the install
         fail(f"paohuzi bot needs: pip install 'paohuzi[server]' ({e})")
     if (room is None) == (not new):
         fail("give either --room CODE or --new")
-    if room is not None and not (len(room) == 6 and room.isdigit()):
-        fail(f"--room {room!r}: a room code is six digits")
+    try:
+        target = parse_room(room) if room is not None else None
+    except ClientError as e:
+        fail(str(e))
     if bot not in BOTS:
         fail(f"--bot {bot!r}: choose from {', '.join(sorted(BOTS))}")
     if fill is not None and not new:
@@ -65,14 +70,16 @@ def bot_cmd(
         fail(f"--record {record}: is a directory")
     try:
         check_server_url(server)
-        asyncio.run(_run(server, room, bot, name or f"{bot} bot", fill, rounds, wait, record, seed))
+        asyncio.run(
+            _run(server, target, bot, name or f"{bot} bot", fill, rounds, wait, record, seed)
+        )
     except ClientError as e:
         fail(str(e), 2 if e.bad_input else 1)
 
 
 async def _run(
     server: str,
-    room: str | None,
+    target: tuple[str, str | None] | None,
     bot: str,
     name: str,
     fill: str | None,
@@ -89,21 +96,23 @@ async def _run(
     try:
         await http.guest(name)
         assert http.token is not None
-        host = room is None
-        if room is None:
+        host = target is None
+        key = None
+        if target is None:
             room = await http.create_room(rounds=rounds)
             seat = await http.join(room)
             if fill is not None:
                 await http.add_bots(room, fill)
             typer.echo(f"room {room}: seat {seat}; others join with --room {room}")
         else:
-            info = await http.room(room)
+            room, key = target
+            info = await http.room(room, key)
             if info["status"] != "open":
                 raise ClientError(f"room {room} has {info['status']}", bad_input=True)
-            seat = await http.join(room)
+            seat = await http.join(room, key=key)
             typer.echo(f"room {room}: seat {seat}")
-        rules = RuleSet.from_dict((await http.room(room))["rules"])  # the room's, to judge by
-        player = SeatPlayer(http.ws_url(room), http.token, make_bot(bot, seed, rules))
+        rules = RuleSet.from_dict((await http.room(room, key))["rules"])  # the room's, to judge by
+        player = SeatPlayer(http.ws_url(room, key), http.token, make_bot(bot, seed, rules))
         play = asyncio.create_task(player.play())
         if host:
             await _start_when_full(http, room, wait, play)

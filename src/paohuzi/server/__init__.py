@@ -57,6 +57,10 @@ def run(
         "timeout_graceful_shutdown": 5,
         "proxy_headers": bool(trusted_proxies),
         "forwarded_allow_ips": list(trusted_proxies) or None,
+        # A deadline for each request's headers and a cap of connections per address
+        # (guard.py; uvicorn has neither), and idle keep-alive connections closed after 5 s.
+        "http": "paohuzi.server.guard:GuardedHttp",
+        "timeout_keep_alive": 5,
     }
     if workers > 1:
         assert redis_url is not None, "several workers share tables through Redis"
@@ -66,6 +70,10 @@ def run(
         if settings is not None:
             os.environ["PAOHUZI_GRACE"] = str(settings.grace)
             os.environ["PAOHUZI_DISSOLVE_SECONDS"] = str(settings.dissolve_seconds)
+            os.environ["PAOHUZI_AUTH_SECONDS"] = str(settings.auth_seconds)
+            os.environ["PAOHUZI_UNAUTHENTICATED_SOCKETS"] = str(
+                settings.unauthenticated_per_address
+            )
         uvicorn.run("paohuzi.server:app_from_env", factory=True, workers=workers, **common)  # type: ignore[arg-type]
         return
     app = create_app(db_url, settings, redis_url=redis_url, lease_ms=lease_ms)

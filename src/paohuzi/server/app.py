@@ -2,7 +2,6 @@
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -10,19 +9,33 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from . import accounts, rulesets, wirejson
 from .commit import close_committer, committer_for
-from .db import Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, make_engine, upgrade
+from .db import (
+    Account,
+    Decision,
+    LedgerEntry,
+    MatchRow,
+    RoomRow,
+    RoomSeat,
+    RoundRow,
+    make_engine,
+    room_by_code,
+    upgrade,
+)
 from .errors import ApiError
+from .expiry import ExpirySettings, sweep_rooms
+from .guard import BodyLimit, GuardSettings
 from .headers import SecurityHeaders
-from .limits import PlaySettings, TokenBucket
+from .limits import CLOSE_UNAUTHENTICATED, PlaySettings, TokenBucket
 from .logouts import CHANNEL as LOGOUT_CHANNEL
 from .logouts import CLOSE_LOGGED_OUT, SignedInSockets
 from .metrics import Metrics, add_ops
@@ -41,6 +54,9 @@ from .protocol import (
     Waiting,
     client_adapter,
 )
+from .ratelimit import Rates, RateSettings
+from .replays import ReplayCache, encode_record
+from .rooms import check_quota, find_room, new_code, room_json
 from .seating import claim_open, commit_seats, seats_of
 from .tables import Connection, SeatInfo, Table, TableHandle
 from .validation import MatchId
@@ -100,9 +116,10 @@ class RoomBody(_Body):
 
 
 class JoinBody(_Body):
-    """Which seat to take (None: the first free one)."""
+    """Which seat to take (None: the first free one), and a private room's invite key."""
 
     seat: Annotated[int | None, Field(ge=0, le=2)] = None
+    key: Annotated[str | None, Field(max_length=64)] = None
 
 
 class BotBody(_Body):
@@ -128,7 +145,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (403, "not allowed (only the host may do this)"),
         (404, "no such room or match"),
         (409, "the room or match is not in a state for this"),
-        (429, "too many failed logins; wait a minute"),
+        (413, "a request body over the limit (64 KiB)"),
+        (429, "too many requests (failed logins, sign-ups, rooms, look-ups, replays)"),
         (503, "not ready yet, or no free room code"),
     ]
 }
@@ -149,6 +167,7 @@ class Hub:
         self.waiting: dict[str, list[Connection]] = {}
         self.lock = asyncio.Lock()  # room changes (join, leave, bots, start)
         self.sockets = 0  # open WebSockets (a metric)
+        self.unauthenticated: dict[str, set[Connection]] = {}  # sockets by address, until auth
         self.metrics = Metrics(lambda: len(self.tables), lambda: self.sockets)
         self.cluster: Cluster | None = None  # several workers (--redis): cluster.py
         self.signed_in = SignedInSockets()  # logout ends them (logouts.py)
@@ -183,7 +202,7 @@ class Hub:
         async with self.lock:  # not while this worker is starting a room
             conns = self.waiting.pop(code, [])
         async with self.sessions() as db:
-            room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
+            room = await db.scalar(room_by_code(code))
             seats = {
                 s.account_id: s.seat
                 for s in (
@@ -236,6 +255,10 @@ async def _seat_infos(db: AsyncSession, room_id: int) -> list[SeatInfo]:
     return [SeatInfo(s.account_id, s.bot, bool(s.tuoguan)) for s in seats]
 
 
+def _address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client else "?"
+
+
 def _bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[7:].strip()
@@ -248,6 +271,8 @@ def create_app(
     *,
     redis_url: str | None = None,
     lease_ms: int = 2000,
+    rates: RateSettings | None = None,
+    expiry: ExpirySettings | None = None,
 ) -> FastAPI:
     """The application for the database at ``db_url`` (migrated on start); ``settings``
     default to the environment's (:meth:`PlaySettings.from_env`). With ``redis_url`` it
@@ -255,6 +280,9 @@ def create_app(
     engine, sessions = make_engine(db_url)
     play_settings = settings or PlaySettings.from_env()
     hub = Hub(sessions, play_settings)
+    limit = Rates(rates or RateSettings.from_env())
+    expiry_settings = expiry or ExpirySettings.from_env()
+    replays = ReplayCache()
     if redis_url is not None:
         from .cluster import Cluster
 
@@ -269,8 +297,10 @@ def create_app(
             await hub.restore()
         app.state.ready = True
         log.info("ready: %d tables restored", len(hub.tables))
+        sweeper = asyncio.create_task(sweep_rooms(sessions, expiry_settings))
         yield
         app.state.ready = False
+        sweeper.cancel()
         await hub.stop()
         for table in hub.tables.values():
             async with table.lock:  # a commit in progress finishes first
@@ -289,10 +319,17 @@ def create_app(
     app.state.hub = hub
     install_validation(app)  # 400 {code, reason} for what FastAPI refuses, not 422 {detail}
     app.add_middleware(SecurityHeaders)  # CSP, nosniff, no framing, no referrer
+    app.state.replays = replays
+    app.state.rates = limit
+    app.add_middleware(BodyLimit, max_body=GuardSettings.from_env().max_body)
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"code": exc.code, "reason": exc.reason}, status_code=exc.status)
+        retry = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry)} if retry is not None else None
+        return JSONResponse(
+            {"code": exc.code, "reason": exc.reason}, status_code=exc.status, headers=headers
+        )
 
     async def db_session() -> AsyncIterator[AsyncSession]:
         async with sessions() as db:
@@ -307,6 +344,13 @@ def create_app(
         return acct
 
     Me = Annotated[Account, Depends(current)]
+
+    async def maybe_current(
+        db: Db, authorization: Annotated[str | None, Header()] = None
+    ) -> Account | None:
+        return await accounts.account_for_token(db, _bearer(authorization))
+
+    MaybeMe = Annotated[Account | None, Depends(maybe_current)]
 
     def _account_json(a: Account) -> dict[str, Any]:
         return {
@@ -328,7 +372,8 @@ def create_app(
     add_ops(app, hub.metrics, ready)
 
     @app.post("/accounts/register", status_code=201)
-    async def register(body: RegisterBody, db: Db) -> dict[str, Any]:
+    async def register(body: RegisterBody, db: Db, request: Request) -> dict[str, Any]:
+        limit.signup.take(_address(request))
         acct = await accounts.create_account(
             db,
             kind="user",
@@ -356,7 +401,8 @@ def create_app(
         return {"token": token, "account": _account_json(acct)}
 
     @app.post("/accounts/guest", status_code=201)
-    async def guest(body: GuestBody, db: Db) -> dict[str, Any]:
+    async def guest(body: GuestBody, db: Db, request: Request) -> dict[str, Any]:
+        limit.signup.take(_address(request))
         acct = await accounts.create_account(db, kind="guest", nickname=body.nickname)
         token = await accounts.new_session(db, acct)
         await db.commit()
@@ -434,61 +480,26 @@ def create_app(
         assert acct is not None
         return acct.balance
 
-    async def _room(db: AsyncSession, code: str) -> RoomRow:
-        room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
-        if room is None:
-            raise ApiError("no_room", f"no room {code!r}", 404)
-        return room
-
-    def _scoring(room: RoomRow) -> str:
-        return rulesets.scoring_of(RuleSet.from_dict(room.rules))
-
-    async def _room_json(db: AsyncSession, room: RoomRow) -> dict[str, Any]:
-        seats: list[dict[str, Any] | None] = [None, None, None]
-        for rs in (await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all():
-            acct = await db.get(Account, rs.account_id)
-            assert acct is not None
-            seats[rs.seat] = {"account_id": acct.id, "nickname": acct.nickname, "bot": rs.bot}
-        match = (
-            await db.execute(
-                select(MatchRow.id, MatchRow.scoring).where(MatchRow.room_id == room.id)
-            )
-        ).first()
-        return {
-            "code": room.code,
-            "host_id": room.host_id,
-            "public": room.public,
-            "rounds": room.rounds,
-            "time_limit": room.time_limit,
-            "rules": room.rules,
-            # "ledger": settled onto the players' 悟性; "local": the room's own scores.
-            "scoring": match.scoring if match else _scoring(room),
-            "status": room.status,
-            "seats": seats,
-            "match_id": match.id if match else None,
-        }
-
     @app.post("/rooms", status_code=201)
-    async def create_room(body: RoomBody, me: Me, db: Db) -> dict[str, Any]:
+    async def create_room(body: RoomBody, me: Me, db: Db, request: Request) -> dict[str, Any]:
         rules = rulesets.room_rules(dict(body.rules), body.rounds)
-        for _ in range(20):
-            code = f"{secrets.randbelow(10**6):06d}"
-            if await db.scalar(select(RoomRow.id).where(RoomRow.code == code)) is None:
-                break
-        else:  # pragma: no cover - a million codes
-            raise ApiError("busy", "no free room code; try again", 503)
+        await check_quota(db, limit, me, _address(request))
         room = RoomRow(
-            code=code,
+            code=await new_code(db),
             host_id=me.id,
             public=body.public,
             rounds=body.rounds,
             rules=rules.to_dict(),
             status="open",
             time_limit=body.time_limit,
+            invite_key=None if body.public else secrets.token_urlsafe(16),
         )
         db.add(room)
-        await db.commit()
-        return await _room_json(db, room)
+        try:
+            await db.commit()
+        except IntegrityError:  # another room took the code a moment ago
+            raise ApiError("busy", "that room code was just taken; try again", 503) from None
+        return await room_json(db, room, me)
 
     @app.get("/rooms")
     async def lobby(db: Db) -> list[dict[str, Any]]:
@@ -500,23 +511,31 @@ def create_app(
                 .limit(100)
             )
         ).all()
-        return [await _room_json(db, r) for r in rooms]
+        return [await room_json(db, r, None) for r in rooms]
 
     @app.get("/rooms/{code}")
-    async def room_info(code: str, db: Db) -> dict[str, Any]:
-        return await _room_json(db, await _room(db, code))
+    async def room_info(
+        code: str, db: Db, request: Request, me: MaybeMe, key: str | None = None
+    ) -> dict[str, Any]:
+        return await room_json(db, await find_room(db, limit, code, _address(request), me, key), me)
 
     async def _open_room(
-        db: AsyncSession, code: str, host: tuple[int, str] | None = None, status: str = "open"
+        db: AsyncSession,
+        code: str,
+        request: Request,
+        me: Account,
+        key: str | None = None,
+        host: str | None = None,
+        status: str = "open",
     ) -> tuple[RoomRow, list[RoomSeat]]:
         """The open room, claimed in the database and moved to ``status`` (seating.py: one
         change at a time, across workers too), with its seats as they are now; ``host``:
-        (the caller's id, what only the host may do), refused to anyone else."""
-        room = await _room(db, code)
+        what only the host may do, refused to anyone else."""
+        room = await find_room(db, limit, code, _address(request), me, key)
         if room.status != "open":
             raise ApiError("room_started", f"room {code} has started", 409)
-        if host is not None and room.host_id != host[0]:
-            raise ApiError("not_host", f"only the host may {host[1]}", 403)
+        if host is not None and room.host_id != me.id:
+            raise ApiError("not_host", f"only the host may {host}", 403)
         await claim_open(db, room, status)
         return room, await seats_of(db, room.id)
 
@@ -535,21 +554,21 @@ def create_app(
         return free[0]
 
     @app.post("/rooms/{code}/join")
-    async def join(code: str, body: JoinBody, me: Me, db: Db) -> dict[str, Any]:
+    async def join(code: str, body: JoinBody, me: Me, db: Db, request: Request) -> dict[str, Any]:
         async with hub.lock:
-            room, seats = await _open_room(db, code)
+            room, seats = await _open_room(db, code, request, me, body.key)
             if any(s.account_id == me.id for s in seats):
                 await db.rollback()
                 raise ApiError("already_seated", "this account already has a seat here", 409)
             seat = await _free_seat(db, seats, body.seat)
             db.add(RoomSeat(room_id=room.id, seat=seat, account_id=me.id, bot=None))
             await commit_seats(db)
-            return {"seat": seat, "room": await _room_json(db, room)}
+            return {"seat": seat, "room": await room_json(db, room, me)}
 
     @app.post("/rooms/{code}/leave")
-    async def leave(code: str, me: Me, db: Db) -> dict[str, Any]:
+    async def leave(code: str, me: Me, db: Db, request: Request) -> dict[str, Any]:
         async with hub.lock:
-            room, seats = await _open_room(db, code)
+            room, seats = await _open_room(db, code, request, me)
             mine = [s for s in seats if s.account_id == me.id]
             if not mine:
                 await db.rollback()
@@ -560,14 +579,16 @@ def create_app(
             for c in hub.waiting.get(code, []):
                 if c.account_id == me.id:
                     c.put(ErrorMsg(code="left", reason="you left the room"))
-            return await _room_json(db, room)
+            return await room_json(db, room, me)
 
     @app.post("/rooms/{code}/bots")
-    async def add_bots(code: str, body: BotBody, me: Me, db: Db) -> dict[str, Any]:
+    async def add_bots(
+        code: str, body: BotBody, me: Me, db: Db, request: Request
+    ) -> dict[str, Any]:
         if body.bot not in BOT_KINDS:
             raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {body.bot!r}")
         async with hub.lock:
-            room, seats = await _open_room(db, code, (me.id, "seat bots"))
+            room, seats = await _open_room(db, code, request, me, host="seat bots")
             wanted = (
                 [await _free_seat(db, seats, body.seat)]
                 if body.seat is not None
@@ -582,13 +603,15 @@ def create_app(
                 )
                 db.add(RoomSeat(room_id=room.id, seat=seat, account_id=bot.id, bot=body.bot))
             await commit_seats(db)
-            return await _room_json(db, room)
+            return await room_json(db, room, me)
 
     @app.post("/rooms/{code}/start")
-    async def start(code: str, me: Me, db: Db) -> dict[str, Any]:
+    async def start(code: str, me: Me, db: Db, request: Request) -> dict[str, Any]:
         async with hub.lock:
             # Claimed open -> playing: of concurrent starts, on any worker, one goes on.
-            room, seats = await _open_room(db, code, (me.id, "start the match"), "playing")
+            room, seats = await _open_room(
+                db, code, request, me, host="start the match", status="playing"
+            )
             if len(seats) != 3:
                 taken = len(seats)
                 await db.rollback()  # the room is open again
@@ -645,22 +668,36 @@ def create_app(
                     await table.attach(conn, conn.since)
             # The bots play in the table's driver task, not in this request.
             await hub.adopt(code, table)
-            return {"match_id": row.id, "room": await _room_json(db, room)}
+            return {"match_id": row.id, "room": await room_json(db, room, me)}
 
     @app.get("/matches/{match_id}/record")
-    async def match_record(match_id: MatchId, db: Db) -> JSONResponse:
-        row = await db.get(MatchRow, match_id)
-        if row is None:
-            raise ApiError("no_match", f"no match {match_id}", 404)
-        if row.status != "finished":
-            raise ApiError("not_finished", "a match's record is public once it is over", 409)
-        room = await db.get(RoomRow, row.room_id)
-        assert room is not None
-        table = hub.tables.get(room.code)
-        if table is None or table.match_id != match_id:
-            table = await hub.load(db, row, room)
-        rec = table.match.record()
-        return JSONResponse(json.loads(rec.to_json()))
+    async def match_record(match_id: MatchId, request: Request) -> Response:
+        limit.replay.take(_address(request))
+        data = await replays.get(match_id, lambda: _rebuild(match_id))
+        return Response(data, media_type="application/json")
+
+    async def _rebuild(match_id: int) -> bytes:
+        """A finished match's record from its decisions, replayed in a thread. (Its own
+        short session: the requests waiting on this rebuild hold no connection.)"""
+        async with sessions() as db:
+            row = await db.get(MatchRow, match_id)
+            if row is None:
+                raise ApiError("no_match", f"no match {match_id}", 404)
+            if row.status != "finished":
+                raise ApiError("not_finished", "a match's record is public once it is over", 409)
+            decisions = (
+                await db.execute(
+                    select(Decision.seat, Decision.action_id)
+                    .where(Decision.match_id == row.id)
+                    .order_by(Decision.seq)
+                )
+            ).all()
+        moves = [(int(seat), int(action)) for seat, action in decisions]
+        data = await asyncio.to_thread(
+            encode_record, row.rules, row.seed, row.rounds_total, row.balances, moves
+        )
+        log.info("match %s record rebuilt from %d decisions", row.id, len(moves))
+        return data
 
     @app.get("/matches/{match_id}/ledger")
     async def match_ledger(match_id: MatchId, db: Db) -> list[dict[str, Any]]:
@@ -684,6 +721,10 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def play(ws: WebSocket, code: str) -> None:
         await ws.accept()
+        address = _address(ws)
+        if not _admit(address):
+            await ws.close(CLOSE_UNAUTHENTICATED, "too many unauthenticated sockets")
+            return
         conn = Connection(ws.send_text)
         writer = asyncio.create_task(conn.pump())
         closing: list[asyncio.Task[None]] = []
@@ -699,11 +740,13 @@ def create_app(
         conn.kick = kick
         ends[conn] = logged_out
         hub.sockets += 1
+        hub.unauthenticated[address].add(conn)
         try:
-            await _serve_socket(ws, code, conn)
+            await _serve_socket(ws, code, conn, (address, ws.query_params.get("key")))
         except WebSocketDisconnect:
             pass
         finally:
+            _forget(address, conn)
             conn.kick = None  # kick and conn refer to each other: a cycle only a full GC frees
             ends.pop(conn, None)
             hub.signed_in.closed(conn)
@@ -724,11 +767,43 @@ def create_app(
     adapter = client_adapter()
     ends: dict[Connection, Callable[[], None]] = {}  # each open socket's logged_out
 
-    async def _serve_socket(ws: WebSocket, code: str, conn: Connection) -> None:
+    def _admit(address: str) -> bool:
+        """Whether ``address`` may open one more socket not yet authenticated."""
+        waiting = hub.unauthenticated.setdefault(address, set())
+        waiting -= {c for c in waiting if c.account_id is not None}
+        return len(waiting) < play_settings.unauthenticated_per_address
+
+    def _forget(address: str, conn: Connection) -> None:
+        waiting = hub.unauthenticated.get(address)
+        if waiting is not None:
+            waiting.discard(conn)
+            if not waiting:
+                del hub.unauthenticated[address]
+
+    async def _receive(ws: WebSocket, conn: Connection, deadline: float) -> Any:
+        """The next frame; until the socket authenticates, only until ``deadline`` (then
+        it is closed, and None)."""
+        if conn.account_id is not None:
+            return await ws.receive()
+        with contextlib.suppress(TimeoutError):
+            left = deadline - asyncio.get_running_loop().time()
+            return await asyncio.wait_for(ws.receive(), max(left, 0))
+        conn.close()  # what is queued goes first
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(conn.drained.wait(), 1)
+        reason = f"authenticate within {play_settings.auth_seconds:g} s"
+        await ws.close(CLOSE_UNAUTHENTICATED, reason)
+        return None
+
+    async def _serve_socket(
+        ws: WebSocket, code: str, conn: Connection, who: tuple[str, str | None]
+    ) -> None:
+        """Read and handle the socket's frames; ``who`` is its address and invite key."""
         bucket = TokenBucket(play_settings.ws_rate, play_settings.ws_burst)
+        deadline = asyncio.get_running_loop().time() + play_settings.auth_seconds
         while True:
-            msg = await ws.receive()
-            if msg["type"] == "websocket.disconnect":
+            msg = await _receive(ws, conn, deadline)
+            if msg is None or msg["type"] == "websocket.disconnect":
                 return
             if not bucket.take():
                 if bucket.flooding:
@@ -779,13 +854,15 @@ def create_app(
                 where = ".".join(str(x) for x in first["loc"][1:])
                 conn.put(ErrorMsg(code="bad_message", reason=f"{where}: {first['msg']}"))
                 continue
-            await _handle(m, code, conn)
+            await _handle(m, code, conn, who)
 
-    async def _handle(m: ClientMsg, code: str, conn: Connection) -> None:
+    async def _handle(
+        m: ClientMsg, code: str, conn: Connection, who: tuple[str, str | None]
+    ) -> None:
         if isinstance(m, Ping):
             conn.put(Pong())
         elif isinstance(m, Auth):
-            await _auth(m, code, conn)
+            await _auth(m, code, conn, who)
         elif conn.account_id is None:
             conn.put(ErrorMsg(code="unauthenticated", reason="send an auth message first"))
         elif conn.table is None:
@@ -816,7 +893,7 @@ def create_app(
                     )
                 )
 
-    async def _auth(m: Auth, code: str, conn: Connection) -> None:
+    async def _auth(m: Auth, code: str, conn: Connection, who: tuple[str, str | None]) -> None:
         if conn.account_id is not None:
             conn.put(ErrorMsg(code="already_authenticated", reason="this socket is signed in"))
             return
@@ -825,19 +902,20 @@ def create_app(
             if acct is None:
                 conn.put(ErrorMsg(code="unauthenticated", reason="unknown or expired token"))
                 return
-            room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
-            if room is None:
-                conn.put(ErrorMsg(code="no_room", reason=f"no room {code!r}"))
+            try:
+                room = await find_room(db, limit, code, who[0], acct, who[1])
+            except ApiError as e:
+                conn.put(ErrorMsg(code=e.code, reason=e.reason))
                 return
             seat = await db.scalar(
                 select(RoomSeat.seat).where(
                     RoomSeat.room_id == room.id, RoomSeat.account_id == acct.id
                 )
             )
+        if room.status == "expired":
+            conn.put(ErrorMsg(code="room_expired", reason=f"room {code} expired before it started"))
+            return
         if m.spectate:
-            if not room.public and room.host_id != acct.id:
-                conn.put(ErrorMsg(code="private", reason="only the host may watch a private room"))
-                return
             seat = None
         elif seat is None:
             conn.put(ErrorMsg(code="not_seated", reason="this account has no seat in the room"))

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import httpx
 import websockets
@@ -23,7 +23,14 @@ import websockets
 from ..bots import Bot
 from .protocol import LegalAction, view_from_dict
 
-__all__ = ["RECORD_TRIES", "ClientError", "SeatPlayer", "ServerClient", "check_server_url"]
+__all__ = [
+    "RECORD_TRIES",
+    "ClientError",
+    "SeatPlayer",
+    "ServerClient",
+    "check_server_url",
+    "parse_room",
+]
 
 RECORD_TRIES = 8  # downloads of a match's record before giving up (about 24 s of waits)
 
@@ -54,6 +61,23 @@ def check_server_url(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def parse_room(value: str) -> tuple[str, str | None]:
+    """A room to join as (code, invite key): a six-digit code, ``CODE/KEY``, or an invite
+    link ``http://HOST/#/room/CODE[/KEY]`` (a private room's carries its key)."""
+    text = value.strip()
+    if "#" in text:
+        text = text.split("#", 1)[1].strip("/")
+        if text.startswith("room/"):
+            text = text[len("room/") :]
+    code, _, key = text.partition("/")
+    ok_key = not key or (len(key) <= 64 and all(c.isalnum() or c in "-_" for c in key))
+    if not (len(code) == 6 and code.isdigit()) or not ok_key:
+        raise ClientError(
+            f"--room {value[:100]!r}: a six-digit room code or an invite link", bad_input=True
+        )
+    return code, key or None
+
+
 class ServerClient:
     """The HTTP calls a seat needs (async); errors become :class:`ClientError`."""
 
@@ -70,10 +94,11 @@ class ServerClient:
         """Close the HTTP connection pool."""
         await self.http.aclose()
 
-    def ws_url(self, code: str) -> str:
-        """The room's WebSocket address."""
+    def ws_url(self, code: str, key: str | None = None) -> str:
+        """The room's WebSocket address (with a private room's invite key)."""
         scheme = "wss" if self.base.startswith("https") else "ws"
-        return f"{scheme}://{self.base.split('://', 1)[1]}/ws/{code}"
+        query = f"?{urlencode({'key': key})}" if key else ""
+        return f"{scheme}://{self.base.split('://', 1)[1]}/ws/{code}{query}"
 
     async def call(self, method: str, path: str, body: Any = None) -> Any:
         """One request; the answer's JSON, or a ClientError quoting the server's reason."""
@@ -107,14 +132,16 @@ class ServerClient:
         room = await self.call("POST", "/rooms", {"rounds": rounds, "public": public})
         return str(room["code"])
 
-    async def room(self, code: str) -> dict[str, Any]:
-        """The room: seats, status, match id."""
-        out: dict[str, Any] = await self.call("GET", f"/rooms/{code}")
+    async def room(self, code: str, key: str | None = None) -> dict[str, Any]:
+        """The room: seats, status, match id (a private one needs its invite key)."""
+        query = f"?{urlencode({'key': key})}" if key else ""
+        out: dict[str, Any] = await self.call("GET", f"/rooms/{code}{query}")
         return out
 
-    async def join(self, code: str, seat: int | None = None) -> int:
-        """Take a seat (the first free one by default)."""
-        return int((await self.call("POST", f"/rooms/{code}/join", {"seat": seat}))["seat"])
+    async def join(self, code: str, seat: int | None = None, key: str | None = None) -> int:
+        """Take a seat (the first free one by default; a private room needs its key)."""
+        body = {"seat": seat, "key": key}
+        return int((await self.call("POST", f"/rooms/{code}/join", body))["seat"])
 
     async def add_bots(self, code: str, bot: str) -> None:
         """Fill every free seat with one of the server's bots (host only)."""

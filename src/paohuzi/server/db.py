@@ -18,17 +18,22 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
     event,
+    select,
+    text,
 )
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql import Select
 
 __all__ = [
+    "LIVE_ROOM",
     "Account",
     "Base",
     "DatabaseUrlError",
@@ -43,6 +48,7 @@ __all__ = [
     "default_db_url",
     "make_engine",
     "private_sqlite_file",
+    "room_by_code",
     "safe_url",
     "upgrade",
     "writer_engine",
@@ -96,12 +102,30 @@ class LedgerEntry(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+#: The statuses in which a room holds its code (finished and expired rooms let it go).
+LIVE_ROOM = ("open", "playing")
+_LIVE_WHERE = text("status IN ('open', 'playing')")
+
+
 class RoomRow(Base):
-    """A room: its code, host, options and where it stands (open, playing, finished)."""
+    """A room: its code, host, options and where it stands (open, playing, finished,
+    expired). A code is unique among the live rooms only, so a million codes are enough
+    however many rooms have been; a private room's ``invite_key`` is what its invite link
+    carries, needed (with the code) to join or watch it."""
 
     __tablename__ = "rooms"
+    __table_args__ = (
+        Index(
+            "ix_rooms_live_code",
+            "code",
+            unique=True,
+            sqlite_where=_LIVE_WHERE,
+            postgresql_where=_LIVE_WHERE,
+        ),
+        Index("ix_rooms_host_status", "host_id", "status"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    code: Mapped[str] = mapped_column(String(6), unique=True)
+    code: Mapped[str] = mapped_column(String(6), index=True)
     host_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     public: Mapped[bool] = mapped_column(Boolean)
     rounds: Mapped[int] = mapped_column(Integer)
@@ -109,6 +133,13 @@ class RoomRow(Base):
     status: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     time_limit: Mapped[float | None] = mapped_column(Float)  # seconds per decision; None: none
+    invite_key: Mapped[str | None] = mapped_column(String(32))  # private rooms only
+
+
+def room_by_code(code: str) -> Select[RoomRow]:
+    """The room a code names: the live one if any, else the newest that had it (the
+    newest is the live one: a code is taken again only once its room is over)."""
+    return select(RoomRow).where(RoomRow.code == code).order_by(RoomRow.id.desc()).limit(1)
 
 
 class RoomSeat(Base):

@@ -7,7 +7,11 @@ import os
 import time
 from dataclasses import dataclass
 
-__all__ = ["PlaySettings", "TokenBucket"]
+__all__ = ["CLOSE_UNAUTHENTICATED", "PlaySettings", "TokenBucket"]
+
+#: Policy violation: a socket that did not authenticate in time, or one too many
+#: unauthenticated sockets from one address.
+CLOSE_UNAUTHENTICATED = 1008
 
 
 def _env_float(name: str, default: float, low: float) -> float:
@@ -28,29 +32,39 @@ def _env_float(name: str, default: float, low: float) -> float:
 class PlaySettings:
     """How long a disconnected seat waits before 托管, how long a 解散 vote stays open, and
     each socket's message budget (a bucket of ``ws_burst`` messages refilled at
-    ``ws_rate`` a second)."""
+    ``ws_rate`` a second), the seconds a socket has to authenticate, and how many
+    unauthenticated sockets one address may hold open."""
 
     grace: float = 30.0
     dissolve_seconds: float = 60.0
     ws_rate: float = 100.0
     ws_burst: float = 200.0
+    auth_seconds: float = 10.0
+    unauthenticated_per_address: float = 500.0
 
     def __post_init__(self) -> None:
-        for name in ("grace", "dissolve_seconds", "ws_rate", "ws_burst"):
+        names = ("grace", "dissolve_seconds", "ws_rate", "ws_burst", "auth_seconds",
+                 "unauthenticated_per_address")  # fmt: skip
+        for name in names:
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0 or (name != "grace" and value == 0):
                 raise ValueError(f"{name} must be a positive number, got {value!r}")
 
     @classmethod
     def from_env(cls) -> PlaySettings:
-        """From ``PAOHUZI_GRACE``, ``PAOHUZI_DISSOLVE_SECONDS``, ``PAOHUZI_WS_RATE`` and
-        ``PAOHUZI_WS_BURST`` (unset: the defaults)."""
+        """From ``PAOHUZI_GRACE``, ``PAOHUZI_DISSOLVE_SECONDS``, ``PAOHUZI_WS_RATE``,
+        ``PAOHUZI_WS_BURST``, ``PAOHUZI_AUTH_SECONDS`` and
+        ``PAOHUZI_UNAUTHENTICATED_SOCKETS`` (unset: the defaults)."""
         d = cls()
         return cls(
             grace=_env_float("PAOHUZI_GRACE", d.grace, 0.0),
             dissolve_seconds=_env_float("PAOHUZI_DISSOLVE_SECONDS", d.dissolve_seconds, 0.01),
             ws_rate=_env_float("PAOHUZI_WS_RATE", d.ws_rate, 0.01),
             ws_burst=_env_float("PAOHUZI_WS_BURST", d.ws_burst, 1.0),
+            auth_seconds=_env_float("PAOHUZI_AUTH_SECONDS", d.auth_seconds, 0.01),
+            unauthenticated_per_address=_env_float(
+                "PAOHUZI_UNAUTHENTICATED_SOCKETS", d.unauthenticated_per_address, 1.0
+            ),
         )
 
 

@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,7 +34,7 @@ from ..core.hand import Wait, WinResult, waits_counts
 from ..core.record import MatchRecord
 from ..core.state import State
 from ..core.views import view
-from .db import Account, MatchRow, RoomRow, RoomSeat
+from .db import Account, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .protocol import view_to_dict
 from .validation import MatchId
@@ -158,6 +158,11 @@ def _steps(rec: MatchRecord, rnd: int, seat: int | None) -> dict[str, Any]:
 def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
     """Add the client's endpoints and files to ``app`` (call it after the API's routes)."""
     hub = app.state.hub
+    rates = app.state.rates  # ratelimit.Rates: look-ups by code, replays
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
     Db = Annotated[AsyncSession, Depends(db_session)]
     Me = Annotated[Account, Depends(current)]
     app.state.seeds = {}
@@ -174,14 +179,17 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         return row, table
 
     @app.get("/rooms/{code}/hint")
-    async def hint(code: str, me: Me, db: Db) -> dict[str, Any]:
-        room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
+    async def hint(code: str, me: Me, db: Db, request: Request) -> dict[str, Any]:
+        rates.lookup_check(address(request))
+        room = await db.scalar(room_by_code(code))
         if room is None:
+            rates.missed(address(request))
             raise ApiError("no_room", f"no room {code!r}", 404)
         seat = await db.scalar(
             select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == me.id)
         )
-        if seat is None:
+        if seat is None:  # a miss too: else it would tell which codes are rooms
+            rates.missed(address(request))
             raise ApiError("not_seated", "this account has no seat in the room", 403)
         table = hub.tables.get(code)
         if table is None:  # not started, or finished (released): then from the database
@@ -194,7 +202,8 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         return hint_json(table.state, seat, table.step(seat))
 
     @app.get("/matches/{match_id}/rounds/{rnd}")
-    async def round_result(match_id: MatchId, rnd: int, db: Db) -> dict[str, Any]:
+    async def round_result(match_id: MatchId, rnd: int, db: Db, request: Request) -> dict[str, Any]:
+        rates.replay.take(address(request))
         _, table = await _match(db, match_id)
         finished = table.match.finished
         if not 0 <= rnd < len(finished):
@@ -206,8 +215,10 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         match_id: MatchId,
         rnd: int,
         db: Db,
+        request: Request,
         seat: Annotated[int | None, Query(ge=0, le=2)] = None,
     ) -> dict[str, Any]:
+        rates.replay.take(address(request))
         row, table = await _match(db, match_id)
         if row.status != "finished":
             raise ApiError("not_finished", "a match can be replayed once it is over", 409)
@@ -220,7 +231,7 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
 
         @app.post("/rooms/{code}/seed", status_code=204)
         async def seed(code: str, body: SeedBody, me: Me, db: Db) -> None:
-            room = await db.scalar(select(RoomRow).where(RoomRow.code == code))
+            room = await db.scalar(room_by_code(code))
             if room is None:
                 raise ApiError("no_room", f"no room {code!r}", 404)
             if room.host_id != me.id:

@@ -1,4 +1,5 @@
-// The browser client: routes (#/, #/room/CODE, #/watch/CODE, #/replay/ID, #/account),
+// The browser client: routes (#/, #/room/CODE[/KEY], #/watch/CODE[/KEY], #/replay/ID, #/account;
+// KEY: a private room's invite key, which its invite link carries),
 // screens, and one live game at a time.
 import { html, render, useEffect, useState } from "./vendor/htm-preact-standalone.js";
 import { api, session, ApiError } from "./api.js";
@@ -37,8 +38,8 @@ export function rerender() {
 
 function parseRoute() {
   const h = location.hash.replace(/^#\/?/, "");
-  const [name, arg] = h.split("/");
-  return { name: name || "lobby", arg: arg || null };
+  const [name, arg, invite] = h.split("/");
+  return { name: name || "lobby", arg: arg || null, invite: invite || null };
 }
 window.addEventListener("hashchange", () => {
   S.route = parseRoute();
@@ -79,10 +80,11 @@ function names() {
   return S.room ? S.room.seats.map((s) => (s ? s.nickname : null)) : [null, null, null];
 }
 
-function startGame(code, spectate) {
+function startGame(code, spectate, invite) {
   if (S.game) return;
   S.game = new Game({
     code,
+    invite,
     token: session.token,
     spectate,
     onChange: (g) => {
@@ -295,12 +297,16 @@ function Lobby() {
   </main>`;
 }
 
-function WaitingRoom({ room }) {
+// A private room's invite link carries its key (only the host and the seated see it).
+const inviteLink = (room) => `${location.origin}/#/room/${room.code}${room.invite_key ? `/${room.invite_key}` : ""}`;
+const withKey = (invite) => (invite ? `/${invite}` : "");
+
+function WaitingRoom({ room, invite }) {
   const me = session.account;
   const seated = room.seats.some((s) => s && s.account_id === me.id);
   const host = room.host_id === me.id;
   const full = room.seats.every(Boolean);
-  const link = `${location.origin}/#/room/${room.code}`;
+  const link = inviteLink(room);
   const call = async (method, path, body) => {
     try { S.room = await api(method, path, body).then((r) => r.room || r); rerender(); } catch (e) { showError(e); }
   };
@@ -312,14 +318,14 @@ function WaitingRoom({ room }) {
       <span class="seat-no">${t("seat_n", { n: i })}</span>
       ${s ? html`<span class="grow">${s.nickname}${s.bot ? ` (${t("bot")})` : ""}${s.account_id === room.host_id ? ` · ${t("host")}` : ""}</span>`
         : html`<span class="grow muted">${t("empty_seat")}</span>
-          ${!seated && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/join`, { seat: i })}>${t("take_seat")}</button>`}
+          ${!seated && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/join`, { seat: i, key: invite })}>${t("take_seat")}</button>`}
           ${host && html`<button class="btn ghost" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: i, bot: "heuristic" })}>${t("add_bot")}</button>`}`}
     </li>`)}</ol>
     <div class="actions">
       ${host && !full && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: null, bot: "heuristic" })}>${t("add_bots")}</button>`}
       ${host && html`<button class="btn primary" disabled=${!full} onClick=${() => call("POST", `/rooms/${room.code}/start`)}>${t("start")}</button>`}
       ${seated && html`<button class="btn ghost" onClick=${async () => { await call("POST", `/rooms/${room.code}/leave`); go("/"); }}>${t("leave")}</button>`}
-      ${!seated && html`<a class="btn ghost" href=${`#/watch/${room.code}`}>${t("watch")}</a>`}
+      ${!seated && html`<a class="btn ghost" href=${`#/watch/${room.code}${withKey(invite)}`}>${t("watch")}</a>`}
     </div>
     ${seated && !host && html`<p class="muted">${t("waiting_start")}</p>`}
   </main>`;
@@ -418,14 +424,14 @@ function TableScreen({ spectate }) {
   </main>`;
 }
 
-function RoomScreen({ code, spectate }) {
+function RoomScreen({ code, spectate, invite }) {
   const [err, setErr] = useState(null);
   useEffect(() => {
     S.room = null;
     let stop = false;
     const poll = async () => {
       try {
-        S.room = await api("GET", `/rooms/${code}`);
+        S.room = await api("GET", `/rooms/${code}${invite ? `?key=${encodeURIComponent(invite)}` : ""}`);
         setErr(null);
         rerender();
       } catch (e) { setErr(e); }
@@ -433,22 +439,23 @@ function RoomScreen({ code, spectate }) {
     };
     poll();
     return () => { stop = true; };
-  }, [code]);
+  }, [code, invite]);
   if (err) return html`<main class="screen"><p class="error">${errorWords(err.code, err.reason)}</p><a class="btn" href="#/">${t("to_lobby")}</a></main>`;
   const room = S.room;
   if (!room || room.code !== code) return html`<main class="screen"><p>${t("loading")}</p></main>`;
   const me = session.account;
   const seated = room.seats.some((s) => s && s.account_id === me.id);
-  if ((seated && !spectate) || (spectate && room.status !== "open")) startGame(code, spectate);
+  if ((seated && !spectate) || (spectate && room.status !== "open")) startGame(code, spectate, invite);
   const g = S.game;
   if (g && g.snapshot) return html`<${TableScreen} spectate=${spectate} />`;
   if (room.status === "finished" && room.match_id !== null && (!g || !g.snapshot)) {
     return html`<main class="screen"><p>${t("match_over")}</p>
       <a class="btn" href=${`#/replay/${room.match_id}`}>${t("replay")}</a> <a class="btn" href="#/">${t("to_lobby")}</a></main>`;
   }
-  if (room.status === "open") return html`<${WaitingRoom} room=${room} />`;
+  if (room.status === "open") return html`<${WaitingRoom} room=${room} invite=${invite} />`;
+  if (room.status === "expired") return html`<main class="screen"><p class="error">${errorWords("room_expired")}</p><a class="btn" href="#/">${t("to_lobby")}</a></main>`;
   if (!seated && !spectate) return html`<main class="screen"><p>${errorWords("room_started")}</p>
-    <a class="btn" href=${`#/watch/${code}`}>${t("watch")}</a></main>`;
+    <a class="btn" href=${`#/watch/${code}${withKey(invite)}`}>${t("watch")}</a></main>`;
   return html`<main class="screen"><p>${t("loading")}</p></main>`;
 }
 
@@ -542,8 +549,8 @@ function App() {
   let body;
   if (r.name === "replay" && r.arg) body = html`<${Replay} id=${r.arg} key=${r.arg} />`;
   else if (!session.token) body = html`<${Login} />`;
-  else if (r.name === "room" && r.arg) body = html`<${RoomScreen} code=${r.arg} key=${`r${r.arg}`} spectate=${false} />`;
-  else if (r.name === "watch" && r.arg) body = html`<${RoomScreen} code=${r.arg} key=${`w${r.arg}`} spectate=${true} />`;
+  else if (r.name === "room" && r.arg) body = html`<${RoomScreen} code=${r.arg} invite=${r.invite} key=${`r${r.arg}`} spectate=${false} />`;
+  else if (r.name === "watch" && r.arg) body = html`<${RoomScreen} code=${r.arg} invite=${r.invite} key=${`w${r.arg}`} spectate=${true} />`;
   else if (r.name === "account") body = html`<${Account} />`;
   else body = html`<${Lobby} />`;
   return html`<${TopBar} />${body}

@@ -1,15 +1,16 @@
 // One seat's live connection: snapshot + numbered events + prompts, resync by number,
 // intents resent after a reconnect (the server applies a client id once).
 
-const WS_PATH = (code) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${code}`;
+const WS_PATH = (code, invite) =>
+  `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${code}${invite ? `?key=${encodeURIComponent(invite)}` : ""}`;
 
 export class Game {
   /**
    * ``onChange(game)`` after anything changed; ``onEvent(msg, live)`` for each event
    * (``live`` false while catching up after a (re)connect).
    */
-  constructor({ code, token, spectate = false, onChange, onEvent, onError, onVote }) {
-    Object.assign(this, { code, token, spectate, onChange, onEvent, onError, onVote });
+  constructor({ code, invite = null, token, spectate = false, onChange, onEvent, onError, onVote }) {
+    Object.assign(this, { code, invite, token, spectate, onChange, onEvent, onError, onVote });
     this.seats = null; // [{seat, bot, connected, tuoguan, reason}]
     this.dissolve = null; // the open 解散 vote
     this.deadline = null;
@@ -33,7 +34,7 @@ export class Game {
 
   connect() {
     if (this.closed) return;
-    const ws = new WebSocket(WS_PATH(this.code));
+    const ws = new WebSocket(WS_PATH(this.code, this.invite));
     this.ws = ws;
     this.synced = false;
     this.resyncing = false;

@@ -1,0 +1,118 @@
+"""Who may see a room and what they see: rooms found by code (the live one; a private
+room only to its host, its seated players and holders of its invite key, every look-up
+counted against the caller's address), the room's JSON (the invite key for insiders
+only), free codes, and the quota of rooms an account may create and host."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..core.rules import RuleSet
+from .db import LIVE_ROOM, Account, MatchRow, RoomRow, RoomSeat, room_by_code
+from .errors import ApiError
+from .ratelimit import Rates
+from .rulesets import scoring_of
+
+__all__ = ["check_quota", "find_room", "is_insider", "key_fits", "new_code", "room_json"]
+
+
+async def is_insider(db: AsyncSession, room: RoomRow, me: Account | None) -> bool:
+    """Whether ``me`` hosts the room or has a seat in it."""
+    if me is None:
+        return False
+    if room.host_id == me.id:
+        return True
+    found = await db.scalar(
+        select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == me.id)
+    )
+    return found is not None
+
+
+def key_fits(room: RoomRow, key: str | None) -> bool:
+    """Whether ``key`` is the room's invite key (compared in constant time)."""
+    return bool(key and room.invite_key and secrets.compare_digest(key, room.invite_key))
+
+
+async def find_room(
+    db: AsyncSession,
+    rates: Rates,
+    code: str,
+    address: str,
+    me: Account | None,
+    key: str | None = None,
+) -> RoomRow:
+    """The room a code names, if this caller may see it: a public room, or a private
+    one to its host, its seated players and whoever has its invite key. Else 404,
+    like no room at all, counted against the address's look-ups of unknown rooms."""
+    rates.lookup_check(address)
+    room = await db.scalar(room_by_code(code))
+    if room is not None and (room.public or key_fits(room, key) or await is_insider(db, room, me)):
+        return room
+    rates.missed(address)
+    raise ApiError("no_room", f"no room {code[:16]!r} (a private room needs its invite link)", 404)
+
+
+async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:
+    """The room as ``me`` (None: anyone) may see it."""
+    seats: list[dict[str, Any] | None] = [None, None, None]
+    for rs in (await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all():
+        acct = await db.get(Account, rs.account_id)
+        assert acct is not None
+        seats[rs.seat] = {"account_id": acct.id, "nickname": acct.nickname, "bot": rs.bot}
+    match = (
+        await db.execute(
+            select(MatchRow.id, MatchRow.scoring)
+            .where(MatchRow.room_id == room.id)
+            .order_by(MatchRow.id.desc())
+        )
+    ).first()
+    insider = me is not None and (
+        room.host_id == me.id or any(s and s["account_id"] == me.id for s in seats)
+    )
+    return {
+        "code": room.code,
+        "host_id": room.host_id,
+        "public": room.public,
+        "rounds": room.rounds,
+        "time_limit": room.time_limit,
+        "rules": room.rules,
+        # "ledger": settled onto the players' 悟性; "local": the room's own scores.
+        "scoring": match.scoring if match else scoring_of(RuleSet.from_dict(room.rules)),
+        "status": room.status,
+        "seats": seats,
+        "match_id": match.id if match else None,
+        # What the invite link carries; only the host and the seated players see it.
+        "invite_key": room.invite_key if insider else None,
+    }
+
+
+async def new_code(db: AsyncSession) -> str:
+    """A code no live room holds (finished and expired rooms let theirs go)."""
+    for _ in range(20):
+        code = f"{secrets.randbelow(10**6):06d}"
+        taken = await db.scalar(
+            select(RoomRow.id).where(RoomRow.code == code, RoomRow.status.in_(LIVE_ROOM))
+        )
+        if taken is None:
+            return code
+    raise ApiError("busy", "no free room code; try again", 503)  # pragma: no cover
+
+
+async def check_quota(db: AsyncSession, rates: Rates, me: Account, address: str) -> None:
+    """Refuse a new room past the account's or the address's rate, or while the account
+    hosts its cap of open rooms."""
+    rates.rooms.take(f"account:{me.id}")
+    rates.rooms_address.take(address)
+    hosting = await db.scalar(
+        select(func.count()).where(RoomRow.host_id == me.id, RoomRow.status == "open")
+    )
+    cap = int(rates.settings.open_rooms)
+    if (hosting or 0) >= cap:
+        raise ApiError(
+            "too_many_rooms", f"an account may host {cap} open rooms at once; "
+            "start or leave one first", 409,
+        )  # fmt: skip
