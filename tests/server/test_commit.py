@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from sqlalchemy import Column, Connection, Integer, MetaData, String, Table, select
@@ -14,18 +13,20 @@ from paohuzi.server.db import make_engine, sync_engine
 
 META = MetaData()
 ROWS = Table("rows", META, Column("k", Integer, primary_key=True), Column("v", String(8)))
+AUTO = Table("auto", META, Column("id", Integer, primary_key=True), Column("v", String(8)))
 
 
 @pytest.mark.parametrize("threaded", [True, False])
 async def test_writes_share_transactions_and_a_bad_one_fails_alone(
-    tmp_path: Path, threaded: bool
+    db_url: str, threaded: bool
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'c.db'}"
+    # (on PostgreSQL the writer thread's batches of inserts alone go in pipeline mode)
+    url = db_url
     blocking = sync_engine(url)
     META.create_all(blocking)
     engine, sessions = make_engine(url)
     c = committer_for(sessions)
-    assert c.engine is not None  # a file: the writer thread
+    assert c.engine is not None  # a file or PostgreSQL: the writer thread
     if not threaded:
         c = GroupCommitter(sessions)  # the async session only
 
@@ -62,12 +63,33 @@ async def test_writes_share_transactions_and_a_bad_one_fails_alone(
     assert c.writes == 60 and shared < 20  # 20 writes queued together share transactions
 
 
+async def test_a_lone_row_with_a_generated_key_commits(db_url: str) -> None:
+    # One row alone is not an executemany: its insert must not wait to read the key back
+    # (in PostgreSQL's pipeline mode it could not).
+    blocking = sync_engine(db_url)
+    META.create_all(blocking)
+    engine, sessions = make_engine(db_url)
+    c = committer_for(sessions)
+    try:
+        for v in ("a", "b"):
+            await c.commit(rows=[(AUTO, {"v": v})])
+        await c.close()
+    finally:
+        await engine.dispose()
+    with blocking.connect() as db:
+        assert sorted(db.execute(select(AUTO.c.id, AUTO.c.v))) == [(1, "a"), (2, "b")]
+    blocking.dispose()
+    assert c.batches == 2
+
+
 def test_an_in_memory_database_has_no_writer_thread() -> None:
     _, sessions = make_engine("sqlite:///:memory:")
     assert committer_for(sessions).engine is None
 
 
-def test_postgresql_commits_on_the_event_loop() -> None:
-    # psycopg's async connections need no thread: no writer engine (nothing connects here).
+def test_postgresql_commits_on_a_writer_thread() -> None:
+    # On the event loop each round trip waited a turn of the busy loop (nothing connects here).
     _, sessions = make_engine("postgresql+psycopg://nobody@127.0.0.1:9/none")
-    assert committer_for(sessions).engine is None
+    engine = committer_for(sessions).engine
+    assert engine is not None and engine.dialect.name == "postgresql"
+    assert engine.dialect.driver == "psycopg" and not engine.dialect.is_async
