@@ -2,12 +2,12 @@
 
 A machine's speed drifts (up to 2x on a shared one), so a change is measured against its
 baseline run beside it, turn by turn, never against a figure from another hour. Each
-turn runs ``server_load.py`` (this checkout's, so both sides get the same clients) once
-per database and side, the server importing the side's tree (``PYTHONPATH``); on
+turn runs this checkout's ``server_load.py`` once per database and side, the server and
+its clients importing the side's tree (``PYTHONPATH``: each side speaks its own protocol); on
 PostgreSQL each run gets a new database on the server ``--pg`` names, dropped after.
 Prints one JSON line per run, then one with each side's medians per database:
 
-    python benchmarks/server_load_ab.py --a /path/to/main/src --reps 3 \\
+    python tools/server_load_ab.py --a /path/to/main/src --reps 3 \\
         --pg postgresql+psycopg://postgres@127.0.0.1:5432/postgres -- --rooms 100 --seconds 30
 """
 
@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent / "benchmarks"  # where server_load.py is
 KEYS = ("decisions_per_second", "p50_ms", "p95_ms", "p99_ms", "max_ms", "errors",
         "transactions_per_second", "decisions_per_transaction", "server_cpu_ms_per_decision",
         "server_cpu")  # fmt: skip
