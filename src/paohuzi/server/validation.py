@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 __all__ = ["MAX_ID", "SNIPPET", "MatchId", "install", "quote"]
 
-MAX_ID = 2**63 - 1  # the largest id a 64-bit column holds (SQLite's INTEGER)
+MAX_ID = 2**31 - 1  # the largest id an Integer column holds on both backends (PostgreSQL: 32 bits)
 SNIPPET = 40  # characters of a refused value quoted in a reason
 
 # A field refused by the schema keeps the code accounts.py gives it when it refuses it.

@@ -3,15 +3,13 @@ nosniff, no framing, no referrer): pages, static files, the API, its refusals, a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi.testclient import TestClient
 
 from paohuzi.server.app import create_app
 
 
-def test_security_headers_everywhere(tmp_path: Path) -> None:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}")) as c:
+def test_security_headers_everywhere(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as c:
         answers = [
             c.get("/"),
             c.get("/static/app.js"),

@@ -3,8 +3,6 @@ another address cannot lock the real owner out of an account."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from paohuzi.server.accounts import LoginLimiter
@@ -41,13 +39,13 @@ def test_five_failures_of_a_pair_are_limited() -> None:
     limiter.check("carol", "198.51.100.7")
 
 
-def test_the_owner_logs_in_over_http_while_another_address_is_locked(tmp_path: Path) -> None:
+def test_the_owner_logs_in_over_http_while_another_address_is_locked(db_url: str) -> None:
     from fastapi.testclient import TestClient
 
     from paohuzi.server.app import create_app
 
     creds = {"username": "dora", "password": "correct horse"}
-    app = create_app(f"sqlite:///{tmp_path / 's.db'}")
+    app = create_app(db_url)
     with TestClient(app, client=("203.0.113.9", 5000)) as attacker:
         assert attacker.post("/accounts/register", json=creds).status_code == 201
         wrong = {**creds, "password": "wrong horse"}

@@ -23,8 +23,8 @@ from ..redisdb import redis_database
 LOGGED_OUT = 4001
 
 
-def test_logout_closes_the_sockets_of_that_token(tmp_path: Path) -> None:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}")) as c:
+def test_logout_closes_the_sockets_of_that_token(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as c:
         token = c.post("/accounts/guest", json={"nickname": "a"}).json()["token"]
         bearer = {"Authorization": f"Bearer {token}"}
         code = c.post("/rooms", json={"rounds": 1}, headers=bearer).json()["code"]

@@ -4,7 +4,6 @@ stays open and nothing is logged as an error (it raised RecursionError before)."
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -21,12 +20,10 @@ from paohuzi.server.app import create_app
         "[" * 3000,  # unterminated
     ],
 )
-def test_deep_nesting_is_bad_json(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, text: str
-) -> None:
+def test_deep_nesting_is_bad_json(db_url: str, caplog: pytest.LogCaptureFixture, text: str) -> None:
     caplog.set_level(logging.INFO)
     with (
-        TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}")) as c,
+        TestClient(create_app(db_url)) as c,
         c.websocket_connect("/ws/123456") as ws,
     ):
         ws.send_text(text)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi.testclient import TestClient
 
 from paohuzi.server.app import create_app
 
 
-def test_stats_lists_no_match_ids(tmp_path: Path) -> None:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}")) as c:
+def test_stats_lists_no_match_ids(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as c:
         token = c.post("/accounts/guest", json={"nickname": "h"}).json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
         code = c.post("/rooms", json={"rounds": 1}, headers=auth).json()["code"]
