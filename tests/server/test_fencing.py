@@ -6,6 +6,7 @@ table's lease, nothing is stored â€” no decision, ledger row or match end, no æ‰
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -88,21 +89,22 @@ async def test_a_refusing_fence_stores_no_write_of_any_kind(tmp_path: Path) -> N
     assert fence.seen == decided + 3 and fence.refused == 0
     before = await _stored(table)
     assert before["match"][1] is not None and before["match"][1]["votes"] == [None, True, None]
-    vote = dict(table.vote or {})
+    vote = table.vote
+    assert vote is not None
 
     fence.refusing = True  # the lease is lost: every kind of write is refused
     assert await _refused(table.set_tuoguan(seats[0].conn, True)) == "moved"
     assert await _refused(table.vote_dissolve(seats[0].conn, True)) == "moved"
     assert await _refused(table.vote_dissolve(seats[2].conn, False)) == "moved"
-    table.vote = {**vote, "deadline": 0.0}  # the vote's time is up: its expiry is a write too
-    assert await _refused(table._expire_vote()) == "moved"
+    table.vote = replace(vote, deadline=0.0)  # the vote's time is up: its expiry is a write too
+    assert await _refused(table.expire_vote()) == "moved"
     ending = act(table, seats[s], aid, "the-last")  # with the ledger rows and the match's end
     assert (await ending) == {"type": "error", "code": "moved"}
     assert fence.refused == 5
     assert await _stored(table) == before
     assert table.decision_seq == decided and not table.match.finished and not table.ended
     assert [i.tuoguan for i in table.seats] == [False, False, False]
-    assert table.vote is not None and table.vote["votes"] == [None, True, None]
+    assert table.vote is not None and table.vote.votes == (None, True, None)
 
     fence.refusing = False  # the table goes on from its last durable state
     table.vote = vote

@@ -136,17 +136,17 @@ async def test_an_intent_racing_its_timeout_is_applied_at_most_once(tmp_path: Pa
             # Wait for a seat to be due (its clock running), then answer near the deadline.
             while True:
                 st = table.state
-                due = [s for s in st.to_act() if table.deadline[s] is not None]
+                due = [s for s in st.to_act() if table.clock.deadline[s] is not None]
                 if table.ended or due:
                     break
                 await asyncio.sleep(0.002)
             if table.ended:
                 break
             s = due[0]
-            since, deadline = table.seen[s].since, table.deadline[s]
+            since, deadline = table.audience(s).since, table.clock.deadline[s]
             assert deadline is not None
             await asyncio.sleep(max(0.0, deadline - time.time() + (trial % 6 - 3) * 0.004))
-            if table.seen[s].since != since:
+            if table.audience(s).since != since:
                 outcomes["late"] += 1  # the timeout came first; the intent would be stale
                 continue
             aid = table.state.legal_actions(s)[0]
@@ -187,7 +187,7 @@ async def test_bots_think_off_the_event_loop(tmp_path: Path) -> None:
     table = await make_table(tmp_path, 3, bots=("heuristic", "heuristic", "heuristic"),
                              settings=PlaySettings(grace=30))  # fmt: skip
     slow = _SlowBot()
-    table.bots = {s: slow for s in range(3)}
+    table.driver.bots = {s: slow for s in range(3)}
     gaps: list[float] = []
     table.launch()
     try:
@@ -215,7 +215,7 @@ async def test_an_overtaken_claim_is_told_before_it_is_refused(tmp_path: Path) -
     for s in seats:
         await table.attach(s.conn, None)
     chi = next(m.id for m in table.state.legal_moves(b) if m.kind is ActionKind.CHI)
-    since = table.seen[b].since
+    since = table.audience(b).since
     for s in [s for s in table.state.to_act() if s not in (a, b)]:  # a third seat passes
         await table.intent(seats[s].conn, PASS_ID, table.step(s), "pass")
     latest = [m for m in seats[b].drain() if m["type"] in ("snapshot", "prompt")][-1]

@@ -5,7 +5,7 @@ key ``phz:lease:{match}`` holds ``{worker}:{token}``, set if absent with an expi
 renewed while the worker lives (a Lua compare-and-renew; released by compare-and-delete).
 Taking a table over raises ``matches.lease_epoch`` in the database, and every write of a
 table (a decision with its ledger rows and match end, a 托管 switch, a 解散 vote; all of
-them pass ``Table._write``) commits only while the row still holds its writer's epoch,
+them pass ``persist.write``) commits only while the row still holds its writer's epoch,
 checked in the write's own transaction: a worker that lost its lease (paused,
 partitioned) cannot store anything, even before it notices (fencing; the unique
 ``(match, seq)`` guards decisions as well).

@@ -1,7 +1,13 @@
-"""The WebSocket protocol: one pydantic model per message, and the seat view's JSON form.
+"""The WebSocket protocol: one pydantic model per message (the schema) and one builder per
+server message (what the server sends).
 
-``python -m paohuzi.server.protocol`` prints the JSON Schemas that docs/protocol.md holds;
-a test checks the document against them.
+The models are the schema: clients' messages are validated by them, and
+``python -m paohuzi.server.protocol`` prints the JSON Schemas that docs/protocol.md holds
+(a test checks the document against them). The server builds what it sends with the
+``*_dict`` builders below, plain dicts in the models' field order that ``encode`` turns
+into text once per message however many sockets it goes to (a model per socket was too
+slow); a test validates each builder's output against its model, so the two cannot drift.
+The seat view's JSON form is ``viewjson``'s (re-exported here).
 """
 
 from __future__ import annotations
@@ -11,11 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ..core.actions import Action
-from ..core.cards import format_faces, glyph, parse_face, parse_faces
-from ..core.groups import GroupKind
-from ..core.state import Phase
-from ..core.views import SeatView, ViewGroup
+from .viewjson import view_from_dict, view_to_dict
 
 __all__ = [
     "CLIENT_TYPES",
@@ -45,13 +47,25 @@ __all__ = [
     "Snapshot",
     "Tuoguan",
     "Waiting",
+    "ack_dict",
     "client_adapter",
+    "dissolve_vote_dict",
     "encode",
+    "error_dict",
+    "event_dict",
+    "legal_dict",
+    "match_over_dict",
+    "pong_dict",
+    "prompt_dict",
     "render_doc",
     "schemas",
     "schemas_text",
+    "seat_status_dict",
+    "seats_dict",
+    "snapshot_dict",
     "view_from_dict",
     "view_to_dict",
+    "waiting_dict",
 ]
 
 MAX_MESSAGE = 4096  # characters; a longer client message is refused with "too_large"
@@ -324,130 +338,120 @@ ServerMessage = Annotated[
 ]
 
 
-def _faces(faces: tuple[int, ...] | None) -> str | None:
-    return None if faces is None else format_faces(faces)
+# -- builders: what the server sends, as plain dicts (``encode`` makes the text) -----------
+# One per server message, the fields in the model's order; nested parts have their own.
 
 
-def view_to_dict(v: SeatView) -> dict[str, Any]:
-    """The JSON form of a seat's view: cards as glyphs, a face-down card as ``▢``."""
-    return {
-        "seat": v.seat,
-        "step": v.version,  # live: the audience's step (the server numbers the view so)
-        "phase": v.phase.value,
-        "dealer": v.dealer,
-        "liangzhang": glyph(v.liangzhang),
-        "hands": [_faces(h) for h in v.hands],
-        "hand_sizes": list(v.hand_sizes),
-        "tables": [[g.text() for g in t] for t in v.tables],
-        "hidden": [[g.hidden for g in t] for t in v.tables],  # face down to the others
-        "piles": [format_faces(p) for p in v.piles],
-        "discards": [format_faces(d) for d in v.discards],
-        "stock_count": v.stock_count,
-        "chou_chi": None if v.chou_chi is None else format_faces(sorted(v.chou_chi)),
-        "chou_peng": None if v.chou_peng is None else format_faces(sorted(v.chou_peng)),
-        "dead": list(v.dead),
-        "to_act": list(v.to_act),
-        "turn": v.turn,
-        "offer": None if v.offer is None else glyph(v.offer),
-        "offer_source": v.offer_source,
-        "offer_from_draw": v.offer_from_draw,
-        "offer_placed": v.offer_placed,
-        "balances": list(v.balances),
-        "result": None
-        if v.result is None
-        else {
-            "winner": v.result.winner,
-            "deltas": list(v.result.deltas),
-            "balances": list(v.result.balances),
-            "next_dealer": v.result.next_dealer,
-        },
-    }
+def legal_dict(action_id: int, text: str) -> dict[str, Any]:
+    """A :class:`LegalAction`."""
+    return {"id": action_id, "text": text}
 
 
-def _faces_back(text: str | None) -> tuple[int, ...] | None:
-    return None if text is None else parse_faces(text)
+def seat_status_dict(
+    seat: int, bot: str | None, connected: bool, reason: Literal["self", "disconnect"] | None
+) -> dict[str, Any]:
+    """A :class:`SeatStatus`: ``tuoguan`` is whether a ``reason`` is given."""
+    return {"seat": seat, "bot": bot, "connected": connected, "tuoguan": reason is not None,
+            "reason": reason}  # fmt: skip
 
 
-def _group_back(text: str, hidden: bool) -> ViewGroup:
-    kind, _, cards = text.partition(":")
-    faces = None if "▢" in cards else parse_faces(cards)
-    return ViewGroup(GroupKind(kind), faces, hidden)
+def dissolve_vote_dict(
+    proposer: int,
+    votes: list[bool | None],
+    deadline: float,
+    remaining: float,
+    outcome: Literal["dissolved", "refused", "expired"] | None = None,
+) -> dict[str, Any]:
+    """A :class:`DissolveVote` message."""
+    return {"type": "dissolve_vote", "proposer": proposer, "votes": votes,
+            "deadline": deadline, "remaining": remaining, "outcome": outcome}  # fmt: skip
 
 
-def view_from_dict(d: dict[str, Any], legal: list[LegalAction]) -> SeatView:
-    """The :class:`SeatView` that ``view_to_dict`` wrote, with its ``legal`` actions.
-
-    For a seat that has a decision to take (what a client's bot acts on); a finished
-    round's result is not rebuilt (its win breakdown is not in the message).
-    """
-    if d["result"] is not None:
-        raise ValueError("a finished round's view is not rebuilt")
-    offer = None if d["offer"] is None else parse_face(d["offer"])
-    hands = [_faces_back(h) for h in d["hands"]]
-    tables = [
-        tuple(_group_back(t, h) for t, h in zip(ts, hs, strict=True))
-        for ts, hs in zip(d["tables"], d["hidden"], strict=True)
-    ]
-    piles = [parse_faces(p) for p in d["piles"]]
-    discards = [parse_faces(x) for x in d["discards"]]
-    sizes, dead, bal = d["hand_sizes"], d["dead"], d["balances"]
-    return SeatView(
-        seat=d["seat"],
-        version=d["step"],
-        phase=Phase(d["phase"]),
-        dealer=d["dealer"],
-        liangzhang=parse_face(d["liangzhang"]),
-        hands=(hands[0], hands[1], hands[2]),
-        hand_sizes=(sizes[0], sizes[1], sizes[2]),
-        tables=(tables[0], tables[1], tables[2]),
-        piles=(piles[0], piles[1], piles[2]),
-        discards=(discards[0], discards[1], discards[2]),
-        stock_count=d["stock_count"],
-        chou_chi=None if d["chou_chi"] is None else frozenset(parse_faces(d["chou_chi"])),
-        chou_peng=None if d["chou_peng"] is None else frozenset(parse_faces(d["chou_peng"])),
-        dead=(dead[0], dead[1], dead[2]),
-        to_act=tuple(d["to_act"]),
-        turn=d["turn"],
-        offer=offer,
-        offer_source=d["offer_source"],
-        offer_from_draw=d["offer_from_draw"],
-        offer_placed=d["offer_placed"],
-        legal=tuple(Action.from_id(a.id, offer) for a in legal),
-        balances=(bal[0], bal[1], bal[2]),
-        result=None,
-    )
+def snapshot_dict(
+    match_id: int,
+    seat: int | None,
+    rnd: int,
+    step: int,
+    since: int,
+    seq: int,
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    *,
+    deadline: float | None,
+    remaining: float | None,
+    time_limit: float | None,
+    seats: list[dict[str, Any]],
+    dissolve: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """A :class:`Snapshot` (``rnd``: its ``round``)."""
+    return {"type": "snapshot", "match_id": match_id, "seat": seat, "round": rnd,
+            "step": step, "since": since, "seq": seq, "view": view, "legal": legal,
+            "deadline": deadline, "remaining": remaining, "time_limit": time_limit,
+            "seats": seats, "dissolve": dissolve}  # fmt: skip
 
 
-def schemas() -> dict[str, Any]:
-    """The JSON Schemas of both directions, as docs/protocol.md shows them."""
-    return {
-        "client": TypeAdapter(ClientMessage).json_schema(),
-        "server": TypeAdapter(ServerMessage).json_schema(),
-    }
+def event_dict(seq: int, rnd: int, event: dict[str, Any]) -> dict[str, Any]:
+    """An :class:`EventMsg` (``rnd``: its ``round``)."""
+    return {"type": "event", "seq": seq, "round": rnd, "event": event}
 
 
-def schemas_text() -> str:
-    """The schemas as the indented JSON docs/protocol.md embeds."""
-    return json.dumps(schemas(), indent=2, ensure_ascii=False, sort_keys=True)
+def prompt_dict(
+    rnd: int,
+    step: int,
+    since: int,
+    to_act: list[int],
+    legal: list[dict[str, Any]],
+    deadline: float | None,
+    remaining: float | None,
+    view: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """A :class:`Prompt` (``rnd``: its ``round``)."""
+    return {"type": "prompt", "round": rnd, "step": step, "since": since, "to_act": to_act,
+            "legal": legal, "deadline": deadline, "remaining": remaining,
+            "view": view}  # fmt: skip
 
 
-SCHEMA_BEGIN = "<!-- schemas: generated by python -m paohuzi.server.protocol docs/protocol.md -->"
-SCHEMA_END = "<!-- end of schemas -->"
+def seats_dict(seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A :class:`Seats` message (``seats``: ``seat_status_dict``'s)."""
+    return {"type": "seats", "seats": seats}
 
 
-def render_doc(text: str) -> str:
-    """``text`` (docs/protocol.md) with the block between the markers regenerated."""
-    head, rest = text.split(SCHEMA_BEGIN, 1)
-    _, tail = rest.split(SCHEMA_END, 1)
-    return f"{head}{SCHEMA_BEGIN}\n```json\n{schemas_text()}\n```\n{SCHEMA_END}{tail}"
+def ack_dict(client_id: str, step: int, duplicate: bool = False) -> dict[str, Any]:
+    """An :class:`Ack`."""
+    return {"type": "ack", "client_id": client_id, "step": step, "duplicate": duplicate}
 
+
+def error_dict(code: str, reason: str, client_id: str | None = None) -> dict[str, Any]:
+    """An :class:`ErrorMsg`."""
+    return {"type": "error", "code": code, "reason": reason, "client_id": client_id}
+
+
+def waiting_dict(room: str, seat: int | None) -> dict[str, Any]:
+    """A :class:`Waiting` message."""
+    return {"type": "waiting", "room": room, "seat": seat}
+
+
+def match_over_dict(
+    match_id: int,
+    totals: list[int],
+    balances: list[int],
+    dissolved: bool,
+    scoring: Literal["ledger", "local"],
+) -> dict[str, Any]:
+    """A :class:`MatchOver` message."""
+    return {"type": "match_over", "match_id": match_id, "totals": totals,
+            "balances": balances, "dissolved": dissolved, "scoring": scoring}  # fmt: skip
+
+
+def pong_dict() -> dict[str, Any]:
+    """A :class:`Pong`."""
+    return {"type": "pong"}
+
+
+# The schema document's part (it reads the models above): re-exported here.
+from .protocoldoc import render_doc, schemas, schemas_text  # noqa: E402
 
 if __name__ == "__main__":  # pragma: no cover - a documentation helper
-    import sys
-    from pathlib import Path
+    from .protocoldoc import main
 
-    if len(sys.argv) > 1:
-        doc = Path(sys.argv[1])
-        doc.write_text(render_doc(doc.read_text(encoding="utf-8")), encoding="utf-8")
-    else:
-        print(schemas_text())
+    main()

@@ -248,7 +248,7 @@ async def test_a_failing_driver_backs_off(
         waits.append(delay)
         return await real_sleep(0)
 
-    monkeypatch.setattr(table, "_commit", refuse)
+    monkeypatch.setattr(table, "commit", refuse)
     monkeypatch.setattr(asyncio, "sleep", sleep)
     table.launch()
     deadline = time.monotonic() + 30
@@ -272,8 +272,8 @@ async def test_a_tables_bots_and_helpers_play_by_the_rooms_rules() -> None:
     match.start_round()
     seats = [SeatInfo(1, "search"), SeatInfo(2, "heuristic"), SeatInfo(3, None, tuoguan=True)]
     table = Table(None, 1, 1, seats, match, ledger=False)  # type: ignore[arg-type]
-    assert [getattr(b, "rules") for b in table.bots.values()] == [custom, custom]  # noqa: B009
+    assert [getattr(b, "rules") for b in table.driver.bots.values()] == [custom, custom]  # noqa: B009
     table.seats = [SeatInfo(i, None, tuoguan=True) for i in (1, 2, 3)]
-    job = table._job()
-    assert job is not None and job.bot is table.helpers[job.seat]
+    job = table.driver.job(table)
+    assert job is not None and job.bot is table.driver.helpers[job.seat]
     assert getattr(job.bot, "rules") is custom  # noqa: B009

@@ -123,7 +123,7 @@ async def _play_and_check(tmp: Path, seed: int, choose: random.Random) -> int:
     check each audience's messages against what it can see. Returns the hidden moves."""
     table, audiences = await _watched(tmp, seed)
     steps = [table.step(w) for w in WHO]
-    seqs = [len(table.seen[i].events) for i in range(4)]
+    seqs = [len(a.events) for a in table.audiences]
     for x, s0 in zip(audiences, steps, strict=True):
         snap = [m for m in x.drain() if m["type"] == "snapshot"]
         assert snap and snap[-1]["step"] == s0 == 0 and snap[-1]["view"]["step"] == 0

@@ -1,0 +1,207 @@
+"""A table's database side: every write group-committed behind the fencing hook,
+the decision row, a round's settlement (ledger rows, the next round or the match's end),
+the stored 托管 switch and 解散 vote, and rebuilding a table from its rows (``load``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from sqlalchemy import Connection as SqlConnection
+from sqlalchemy import Table as SqlTable
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..core.match import Match
+from ..core.rules import RuleSet
+from ..core.state import State
+from .clock import SeatInfo
+from .commit import Row, SyncWrite, Write, committer_for
+from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, now
+from .limits import PlaySettings
+from .vote import Vote
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+__all__ = [
+    "CommitHooks",
+    "load",
+    "settle",
+    "settle_accounts",
+    "store_decision",
+    "store_tuoguan",
+    "store_vote",
+    "write",
+]
+
+log = logging.getLogger("paohuzi.server")
+
+DECISIONS = cast(SqlTable, Decision.__table__)
+
+
+class CommitHooks(Protocol):
+    """Called around each of a table's writes: metrics, and (several workers) fencing."""
+
+    async def before_commit(self, table: Table, db: AsyncSession) -> None:
+        """Inside every write's transaction (``Store.write``); raising refuses it."""
+
+    def committed(self, table: Table, seconds: float) -> None:
+        """After the decision is durable, with the transaction's wall time."""
+
+
+# Functions of the table, not methods of an object it holds: a part that pointed back at its
+# table would make a reference cycle, and a finished table must be freed by reference
+# counting alone (tests/server/test_gc.py).
+
+
+async def write(
+    table: Table, work: Write | None, rows: Sequence[Row] = (), then: SyncWrite | None = None
+) -> None:
+    """Every write of the table goes through here: ``rows``, ``work`` and ``then`` in
+    one transaction (group-committed), behind ``hooks.before_commit`` in that same
+    transaction when commits are fenced, so a worker that lost the table's lease
+    (fencing) stores nothing: no decision, ledger row or match end, no 托管 switch, no
+    解散 vote. Unfenced, a decision with no coroutine part can take the committer's
+    writer thread (SQLite)."""
+    hooks = table.hooks
+    # Hooks that say ``fencing = False`` (one process: Metrics) have nothing to check.
+    if hooks is None or not getattr(hooks, "fencing", True):
+        await committer_for(table.sessions).commit(work, rows, then)
+        return
+
+    async def fenced(db: AsyncSession) -> None:
+        await hooks.before_commit(table, db)  # raising refuses (rolls back) the lot
+        if work is not None:
+            await work(db)
+
+    await committer_for(table.sessions).commit(fenced, rows, then)
+
+
+async def store_decision(
+    table: Table, seq: int, rnd: int, seat: int, aid: int, client_id: str | None, new: State
+) -> None:
+    """Store decision ``seq`` (round ``rnd``) and, if it ends the round (``new`` is the
+    state after it), the round's settlement in the same transaction."""
+    row = {"match_id": table.match_id, "seq": seq, "round_index": rnd, "seat": seat,
+           "action_id": aid, "client_id": client_id, "created_at": now()}  # fmt: skip
+
+    def then(db: SqlConnection) -> None:  # the ledger, the next round or the end
+        settle(table, db, new, rnd)
+
+    await write(table, None, [(DECISIONS, row)], then if new.result is not None else None)
+
+
+def settle(t: Table, db: SqlConnection, new: State, rnd: int) -> None:
+    """The round's ledger rows (a ``ledger`` match only), the next round or the match's
+    end: in the decision's transaction (blocking: the committer's writer thread runs it)."""
+    result = new.result
+    assert result is not None
+    if t.ledger:
+        settle_accounts(t, db, result.deltas, rnd)
+    if rnd + 1 < t.match.rounds_total:  # (an open 解散 vote stays open)
+        db.execute(
+            insert(RoundRow).values(
+                match_id=t.match_id,
+                index=rnd + 1,
+                seed=t.match.round_seed(rnd + 1),
+                dealer=result.next_dealer,
+                balances=list(result.balances),
+            )
+        )
+    else:
+        db.execute(
+            update(MatchRow)
+            .where(MatchRow.id == t.match_id)
+            .values(status="finished", dissolve=None)  # a vote still open lapses
+        )
+        db.execute(update(RoomRow).where(RoomRow.id == t.room_id).values(status="finished"))
+
+
+def settle_accounts(t: Table, db: SqlConnection, deltas: Sequence[int], rnd: int) -> None:
+    """Move each seat's account balance by its delta, with a ledger row saying why."""
+    ledger = []
+    for s, info in enumerate(t.seats):
+        delta = deltas[s]
+        balance = db.execute(
+            update(Account)
+            .where(Account.id == info.account_id)
+            .values(balance=Account.balance + delta)
+            .returning(Account.balance)
+        ).scalar_one()
+        ledger.append({"account_id": info.account_id, "delta": delta,
+                       "balance_after": balance, "reason": "round",
+                       "match_id": t.match_id, "round_index": rnd})  # fmt: skip
+    db.execute(insert(LedgerEntry), ledger)
+
+
+async def store_tuoguan(t: Table, s: int, on: bool) -> None:
+    """Store seat ``s``'s 托管 switch."""
+
+    async def store(db: AsyncSession) -> None:
+        await db.execute(
+            update(RoomSeat)
+            .where(RoomSeat.room_id == t.room_id, RoomSeat.seat == s)
+            .values(tuoguan=on)
+        )
+
+    await write(t, store)
+
+
+async def store_vote(t: Table, vote: Vote | None, dissolved: bool = False) -> None:
+    """Store the open 解散 vote (None: none), or with ``dissolved`` the match's end by
+    it (the room finished too)."""
+    values: dict[str, Any] = {"dissolve": None if vote is None else vote.stored()}
+    if dissolved:
+        assert vote is not None
+        values = {"dissolve": vote.stored("dissolved"), "status": "finished"}
+
+    async def store(db: AsyncSession) -> None:
+        if dissolved:
+            await db.execute(
+                update(RoomRow).where(RoomRow.id == t.room_id).values(status="finished")
+            )
+        await db.execute(update(MatchRow).where(MatchRow.id == t.match_id).values(**values))
+
+    await write(t, store)
+
+
+async def load(
+    make: Callable[..., Table],
+    sessions: async_sessionmaker[AsyncSession],
+    row: MatchRow,
+    seats: list[SeatInfo],
+    *,
+    time_limit: float | None = None,
+    settings: PlaySettings | None = None,
+    on_end: Callable[[Table], None] | None = None,
+) -> Table:
+    """Rebuild a table (``make``: its class) by replaying its decisions in order (clocks
+    start afresh); its 解散 vote as stored."""
+    match = Match(
+        RuleSet.from_dict(row.rules),
+        seed=row.seed,
+        rounds=row.rounds_total,
+        balances=(row.balances[0], row.balances[1], row.balances[2]),
+    )
+    match.start_round()
+    table = make(sessions, row.id, row.room_id, seats, match, time_limit=time_limit,
+                 settings=settings, on_end=on_end, ledger=row.scoring != "local")  # fmt: skip
+    stored = row.dissolve
+    if stored is not None and stored.get("outcome") == "dissolved":
+        table.dissolved = True
+    elif stored is not None:
+        table.vote = Vote.from_stored(stored)
+    async with sessions() as db:
+        decisions = (
+            await db.scalars(
+                select(Decision).where(Decision.match_id == row.id).order_by(Decision.seq)
+            )
+        ).all()
+    for d in decisions:
+        if d.seq != table.decision_seq + 1:
+            raise RuntimeError(f"match {row.id}: decision {d.seq} follows {table.decision_seq}")
+        table.replay(d.round_index, d.seat, d.action_id, d.client_id)
+    log.info("match %s rebuilt from %d decisions", row.id, len(decisions))
+    return table

@@ -1,0 +1,134 @@
+"""Each server message's builder (what the server sends) makes what its model (the schema,
+docs/protocol.md) describes: every field, in the model's order, valid, for representative
+values; and every server message has a builder."""
+
+from __future__ import annotations
+
+import json
+import typing
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pydantic")
+
+from pydantic import BaseModel, TypeAdapter
+
+import paohuzi
+from paohuzi.server import protocol as p
+
+SERVER = TypeAdapter(p.ServerMessage)
+
+
+def _view(seat: int | None) -> dict[str, Any]:
+    state = paohuzi.new_game(seed=7)
+    return p.view_to_dict(paohuzi.view(state, seat))
+
+
+def _statuses() -> list[dict[str, Any]]:
+    return [
+        p.seat_status_dict(0, None, True, None),
+        p.seat_status_dict(1, "heuristic", True, None),
+        p.seat_status_dict(2, None, False, "disconnect"),
+    ]
+
+
+# (the model, its builder's outputs for representative values)
+CASES: list[tuple[type[BaseModel], Callable[[], list[dict[str, Any]]]]] = [
+    (
+        p.Snapshot,
+        lambda: [
+            p.snapshot_dict(
+                5,
+                1,
+                0,
+                3,
+                2,
+                7,
+                _view(1),
+                [p.legal_dict(0, "过"), p.legal_dict(12, "打:五")],
+                deadline=1.7e9 + 0.25,
+                remaining=9.5,
+                time_limit=15.0,
+                seats=_statuses(),
+                dissolve=p.dissolve_vote_dict(0, [True, None, True], 1.7e9, 30.0),
+            ),
+            p.snapshot_dict(
+                2**62,
+                None,
+                3,
+                0,
+                0,
+                0,
+                _view(None),
+                [],
+                deadline=None,
+                remaining=None,
+                time_limit=None,
+                seats=[],
+                dissolve=None,
+            ),
+        ],
+    ),
+    (
+        p.EventMsg,
+        lambda: [p.event_dict(1, 0, {"kind": "deal", "seat": 2}), p.event_dict(40, 3, {})],
+    ),
+    (
+        p.Prompt,
+        lambda: [
+            p.prompt_dict(0, 4, 4, [1], [p.legal_dict(3, "吃:一二三")], 1.7e9, 14.999, _view(1)),
+            p.prompt_dict(2, 9, 1, [0, 2], [], None, None, None),
+        ],
+    ),
+    (p.Ack, lambda: [p.ack_dict("c-1", 3), p.ack_dict("x" * 64, 0, duplicate=True)]),
+    (p.ErrorMsg, lambda: [p.error_dict("stale", "late"), p.error_dict("illegal", "no", "c")]),
+    (p.Waiting, lambda: [p.waiting_dict("ABCDEF", 2), p.waiting_dict("ABCDEF", None)]),
+    (
+        p.MatchOver,
+        lambda: [
+            p.match_over_dict(9, [10, -4, -6], [110, 96, 94], False, "ledger"),
+            p.match_over_dict(9, [0, 0, 0], [0, 0, 0], True, "local"),
+        ],
+    ),
+    (p.Pong, lambda: [p.pong_dict()]),
+    (p.Seats, lambda: [p.seats_dict(_statuses()), p.seats_dict([])]),
+    (
+        p.DissolveVote,
+        lambda: [
+            p.dissolve_vote_dict(2, [None, None, True], 1.7e9 + 0.5, 0.0),
+            *(
+                p.dissolve_vote_dict(0, [True, False, None], 1.7e9, 12.25, o)
+                for o in ("dissolved", "refused", "expired")
+            ),
+        ],
+    ),
+]
+
+
+def test_every_server_message_has_a_builder() -> None:
+    union = typing.get_args(typing.get_args(p.ServerMessage)[0])
+    assert set(union) == {model for model, _ in CASES}
+
+
+@pytest.mark.parametrize(("model", "build"), CASES, ids=[m.__name__ for m, _ in CASES])
+def test_builders_make_what_the_schema_says(
+    model: type[BaseModel], build: Callable[[], list[dict[str, Any]]]
+) -> None:
+    for built in build():
+        text = p.encode(built)
+        msg = SERVER.validate_json(text)  # strict: the wire text, as a client reads it
+        assert type(msg) is model
+        dumped = msg.model_dump(mode="json")
+        # Every field, none extra, in the model's order, with the values given.
+        assert list(built) == list(model.model_fields) == list(dumped)
+        assert json.loads(text) == dumped
+
+
+def test_a_builder_that_drifts_is_caught() -> None:
+    """The check above fails on a message its model does not accept (a renamed field)."""
+    bad = {**p.ack_dict("c", 1), "seq": 1}
+    del bad["step"]
+    with pytest.raises(ValueError):
+        SERVER.validate_json(p.encode(bad))
