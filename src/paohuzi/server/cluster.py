@@ -41,15 +41,16 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .db import MatchRow, RoomRow
+from .dispatch import PlayMsg, dispatch, guarded, play_adapter
 from .errors import ApiError
 from .logouts import CHANNEL as LOGOUT_CHANNEL
-from .protocol import ErrorMsg
+from .protocol import Act, Dissolve, Resync, Tuoguan
 from .tables import Connection, Table
 
 if TYPE_CHECKING:  # pragma: no cover
     from redis.asyncio import Redis
 
-    from .app import Hub
+    from .hub import Hub
     from .metrics import Metrics
 
 __all__ = ["CLOSE_MOVED", "Cluster", "LeaseLost", "RemoteTable"]
@@ -60,6 +61,8 @@ CLOSE_MOVED = 1012  # "service restart": the client reconnects (to any worker)
 MOVED = "\x00moved"  # on a socket's channel: its table changed owner
 
 LIVE = "phz:live"
+
+_PLAY = play_adapter()
 
 # Renew (PEXPIRE) or delete the key only while it still holds our value.
 _RENEW = """
@@ -142,11 +145,16 @@ class RemoteTable:
     async def _send(self, conn: Connection, op: str, **body: Any) -> None:
         await self.cluster.forward(self, conn, op, body)
 
+    async def _relay(self, conn: Connection, msg: PlayMsg) -> None:
+        """Forward a play message; the owner dispatches it (dispatch.py) and its answers
+        come back on the socket's channel."""
+        await self._send(conn, "msg", msg=msg.model_dump(mode="json"))
+
     async def attach(self, conn: Connection, since: int | None) -> None:
         """Bind the socket to the owner (or ask for a snapshot again: a resync)."""
         conn.table = self
         if self.attached:
-            await self._send(conn, "resync")
+            await self._relay(conn, Resync(type="resync"))
             return
         self.attached = True
         self.cluster.bound[self.sid] = _Bound(conn, self.match_id, self.owner)
@@ -166,17 +174,16 @@ class RemoteTable:
             self.cluster.spawn(self._send(conn, "detach"))
 
     async def intent(self, conn: Connection, action: int | str, step: int, client_id: str) -> None:
-        """Forward an intent (with the seat's step it quotes); its ack or error comes back
-        on the socket's channel."""
-        await self._send(conn, "act", action=action, step=step, client_id=client_id)
+        """Forward an intent (with the seat's step it quotes)."""
+        await self._relay(conn, Act(type="act", action=action, step=step, client_id=client_id))
 
     async def set_tuoguan(self, conn: Connection, on: bool) -> None:
         """Forward 托管 on or off."""
-        await self._send(conn, "tuoguan", on=on)
+        await self._relay(conn, Tuoguan(type="tuoguan", on=on))
 
     async def vote_dissolve(self, conn: Connection, agree: bool) -> None:
         """Forward a 解散 vote."""
-        await self._send(conn, "dissolve", agree=agree)
+        await self._relay(conn, Dissolve(type="dissolve", agree=agree))
 
 
 class Cluster:
@@ -571,34 +578,27 @@ class Cluster:
         f.ops.put_nowait(op)
 
     async def _serve(self, sid: str, f: _Forwarded) -> None:
-        """Apply a forwarded socket's operations in order, answering on its channel."""
+        """Apply a forwarded socket's operations in order, answering on its channel: its
+        attach and detach, and its play messages through the one dispatch."""
         conn, table = f.conn, f.table
         while True:
             op = await f.ops.get()
             kind = op["op"]
-            try:
-                if kind == "attach":
-                    await table.attach(conn, op.get("since"))
-                elif kind == "resync":
-                    await table.attach(conn, None)
-                elif kind == "detach":
-                    table.detach(conn)
-                    conn.close()
-                    conn.kick = None  # (a cycle through f otherwise: freed by refcount now)
-                    self.forwarded.pop(sid, None)
-                    return
-                elif kind == "act":
-                    await table.intent(conn, op["action"], int(op["step"]), op["client_id"])
-                elif kind == "tuoguan":
-                    await table.set_tuoguan(conn, bool(op["on"]))
-                elif kind == "dissolve":
-                    await table.vote_dissolve(conn, bool(op["agree"]))
-            except ApiError as e:
-                conn.put(ErrorMsg(code=e.code, reason=e.reason, client_id=op.get("client_id")))
-            except Exception:
-                log.exception("forwarded %s failed", kind)
-                conn.put(ErrorMsg(code="internal", reason="not applied; try again",
-                                  client_id=op.get("client_id")))  # fmt: skip
+            if kind == "detach":
+                table.detach(conn)
+                conn.close()
+                conn.kick = None  # (a cycle through f otherwise: freed by refcount now)
+                self.forwarded.pop(sid, None)
+                return
+            if kind == "attach":
+                await guarded(conn, "forwarded attach", table.attach(conn, op.get("since")), None)
+            elif kind == "msg":
+                try:
+                    msg = _PLAY.validate_python(op.get("msg"))
+                except ValueError:
+                    log.exception("a forwarded message is not a play message: %.200r", op)
+                    continue
+                await dispatch(msg, conn, table)
 
 
 def _kick(conn: Connection) -> None:
