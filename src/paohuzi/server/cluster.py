@@ -596,7 +596,7 @@ class Cluster:
                 try:
                     msg = _PLAY.validate_python(op.get("msg"))
                 except ValueError:
-                    log.exception("a forwarded message is not a play message: %.200r", op)
+                    log.error("a forwarded message is not a play message: %.200r", op)
                     continue
                 await dispatch(msg, conn, table)
 
