@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from paohuzi.server.cluster import Cluster, RemoteTable, _Forwarded
 from paohuzi.server.dispatch import PlayMsg, dispatch
 from paohuzi.server.errors import ApiError
+from paohuzi.server.forwarding import Forwarding, RemoteTable, _Forwarded
 from paohuzi.server.protocol import Act, Dissolve, Resync, Tuoguan
 from paohuzi.server.tables import Connection
 
@@ -93,7 +93,7 @@ async def test_a_refusal_and_a_failure_are_error_messages_with_the_client_id() -
 
 
 class _Wire:
-    """Stands in for the cluster on the socket's side: keeps what RemoteTable forwards."""
+    """Stands in for the socket side's Forwarding: keeps what RemoteTable forwards."""
 
     def __init__(self) -> None:
         self.ops: list[dict[str, Any]] = []
@@ -112,28 +112,26 @@ async def test_a_forwarded_socket_reaches_the_same_table_methods_on_the_owner() 
     await remote.attach(here, 5)
     for msg in MESSAGES:
         await dispatch(msg, here, remote)
-    owner = Cluster.__new__(Cluster)  # only its forwarded sockets are used here
-    owner.forwarded = {}
+    owner = Forwarding(None)  # type: ignore[arg-type]  # (no cluster needed to serve)
     table = FakeTable()
     there = Connection(lambda _: None)
     f = _Forwarded(there, table, "w")  # type: ignore[arg-type]
     owner.forwarded[remote.sid] = f
     for op in [*wire.ops, {"op": "detach", "sid": remote.sid}]:
         f.ops.put_nowait(op)
-    await asyncio.wait_for(owner._serve(remote.sid, f), 5)
+    await asyncio.wait_for(owner.serve(remote.sid, f), 5)
     assert table.calls == [("attach", 5), *EXPECTED, ("detach",)]
     assert remote.sid not in owner.forwarded
 
 
 async def test_the_owner_answers_a_refusal_as_the_socket_worker_would() -> None:
-    owner = Cluster.__new__(Cluster)
-    owner.forwarded = {}
+    owner = Forwarding(None)  # type: ignore[arg-type]
     there = Connection(lambda _: None)
     f = _Forwarded(there, FakeTable(ApiError("stale", "an old step", 409)), "w")  # type: ignore[arg-type]
     msg = MESSAGES[0].model_dump(mode="json")
     for op in [{"op": "msg", "msg": msg}, {"op": "msg", "msg": {"type": "auth"}}, {"op": "detach"}]:
         f.ops.put_nowait(op)
-    await asyncio.wait_for(owner._serve("s", f), 5)
+    await asyncio.wait_for(owner.serve("s", f), 5)
     got = _sent(there)
     assert got[0] == {"type": "error", "code": "stale", "reason": "an old step", "client_id": "c1"}
     assert len(got) == 1  # (the malformed one is logged and dropped)
