@@ -4,11 +4,12 @@ play socket."""
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .db import make_engine, upgrade
 from .deps import Server, current, db_session
@@ -40,6 +41,31 @@ async def _api_error(_: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def _lifespan(
+    db_url: str, engine: AsyncEngine, hub: Hub, expiry: ExpirySettings
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Start: migrate, restore the live matches (or join the cluster), sweep expired rooms.
+    Stop: the drivers, the sockets, the committer, the cluster's leases, the engine."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(upgrade, db_url)
+        if hub.cluster is not None:
+            await hub.cluster.start()  # the orphaned matches are claimed, not all of them
+        else:
+            await hub.restore()
+        app.state.ready = True
+        log.info("ready: %d tables restored", len(hub.tables))
+        sweeper = asyncio.create_task(sweep_rooms(hub.sessions, expiry))
+        yield
+        app.state.ready = False
+        sweeper.cancel()
+        await hub.shutdown()
+        await engine.dispose()
+
+    return lifespan
+
+
 def create_app(
     db_url: str,
     settings: PlaySettings | None = None,
@@ -58,30 +84,16 @@ def create_app(
     srv = Server(
         hub, sessions, play_settings, Rates(rates or RateSettings.from_env()), ReplayCache()
     )
-    expiry_settings = expiry or ExpirySettings.from_env()
     if redis_url is not None:
         from .cluster import Cluster
 
         hub.cluster = Cluster(redis_url, hub, hub.metrics, lease_ms=lease_ms)
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(upgrade, db_url)
-        if hub.cluster is not None:
-            await hub.cluster.start()  # the orphaned matches are claimed, not all of them
-        else:
-            await hub.restore()
-        app.state.ready = True
-        log.info("ready: %d tables restored", len(hub.tables))
-        sweeper = asyncio.create_task(sweep_rooms(sessions, expiry_settings))
-        yield
-        app.state.ready = False
-        sweeper.cancel()
-        await hub.shutdown()
-        await engine.dispose()
-
     app = FastAPI(
-        title="paohuzi server", version="0.2.0", lifespan=lifespan, responses=ERROR_RESPONSES
+        title="paohuzi server",
+        version="0.2.0",
+        lifespan=_lifespan(db_url, engine, hub, expiry or ExpirySettings.from_env()),
+        responses=ERROR_RESPONSES,
     )
     app.state.ready = False
     app.state.server = srv
