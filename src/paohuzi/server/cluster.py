@@ -1,4 +1,5 @@
-"""Several workers behind one Redis and one database (``paohuzi serve --redis URL``).
+"""This worker's part among several behind one Redis and one database (``paohuzi serve
+--redis URL``): its leases on live tables, fencing, failover, and room announcements.
 
 Each live table is owned by exactly one worker at a time, through a lease in Redis: the
 key ``phz:lease:{match}`` holds ``{worker}:{token}``, set if absent with an expiry and
@@ -10,11 +11,11 @@ checked in the write's own transaction: a worker that lost its lease (paused,
 partitioned) cannot store anything, even before it notices (fencing; the unique
 ``(match, seq)`` guards decisions as well).
 
-A socket may land on any worker. When its table lives elsewhere, its worker forwards the
-socket's operations to the owner's inbox (the Redis list ``phz:inbox:{worker}``) and the
-owner sends that seat's messages back on the socket worker's channel (pub/sub
-``phz:to:{worker}``), through a :class:`~.tables.Connection` whose writer publishes. The
-table cannot tell a forwarded seat from a local one.
+A socket may land on any worker (forwarding.py). When its table lives elsewhere, its
+worker forwards the socket's operations to the owner's inbox (the Redis list
+``phz:inbox:{worker}``) and the owner sends that seat's messages back on the socket
+worker's channel (pub/sub ``phz:to:{worker}``), through a :class:`~.tables.Connection`
+whose writer publishes. The table cannot tell a forwarded seat from a local one.
 
 Failover: every worker sweeps the set ``phz:live`` of live matches every quarter lease;
 a match without a lease is claimed (set-if-absent decides who) and rebuilt from its log.
@@ -33,8 +34,6 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
@@ -42,14 +41,23 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .db import MatchRow, RoomRow
 from .errors import ApiError
+from .forwarding import (
+    LIVE,
+    Forwarding,
+    RemoteTable,
+    alive_key,
+    channel_of,
+    inbox_of,
+    kick,
+    lease_key,
+)
 from .logouts import CHANNEL as LOGOUT_CHANNEL
-from .protocol import ErrorMsg
-from .tables import Connection, Table
+from .tables import Table
 
 if TYPE_CHECKING:  # pragma: no cover
     from redis.asyncio import Redis
 
-    from .app import Hub
+    from .hub import Hub
     from .metrics import Metrics
 
 __all__ = ["CLOSE_MOVED", "Cluster", "LeaseLost", "RemoteTable"]
@@ -57,9 +65,7 @@ __all__ = ["CLOSE_MOVED", "Cluster", "LeaseLost", "RemoteTable"]
 log = logging.getLogger("paohuzi.cluster")
 
 CLOSE_MOVED = 1012  # "service restart": the client reconnects (to any worker)
-MOVED = "\x00moved"  # on a socket's channel: its table changed owner
 
-LIVE = "phz:live"
 
 # Renew (PEXPIRE) or delete the key only while it still holds our value.
 _RENEW = """
@@ -76,28 +82,6 @@ return 0
 """
 
 
-def lease_key(match_id: int) -> str:
-    """The Redis key of a match's lease."""
-    return f"phz:lease:{match_id}"
-
-
-def _inbox(worker: str) -> str:
-    return f"phz:inbox:{worker}"
-
-
-def _to(worker: str) -> str:
-    return f"phz:to:{worker}"
-
-
-def _alive(worker: str) -> str:
-    return f"phz:alive:{worker}"
-
-
-def _owner(value: str) -> str:
-    """The worker named in a lease value ``{worker}:{token}``."""
-    return value.rpartition(":")[0]
-
-
 class LeaseLost(ApiError):
     """A commit refused: this worker no longer owns the table (another took it over)."""
 
@@ -107,76 +91,6 @@ class LeaseLost(ApiError):
             f"match {match_id} moved to another server worker; reconnect (nothing was applied)",
             503,
         )
-
-
-@dataclass
-class _Bound:
-    """A local socket whose table another worker owns (the socket's side)."""
-
-    conn: Connection
-    match_id: int
-    owner: str  # the lease value it was bound under
-
-
-@dataclass
-class _Forwarded:
-    """A socket on another worker, seated at one of our tables (the owner's side)."""
-
-    conn: Connection
-    table: Table
-    worker: str
-    ops: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
-    tasks: list[asyncio.Task[None]] = field(default_factory=list)
-
-
-class RemoteTable:
-    """A socket's handle on a table another worker owns: forwards its operations."""
-
-    def __init__(self, cluster: Cluster, match_id: int, owner: str) -> None:
-        self.cluster = cluster
-        self.match_id = match_id
-        self.owner = owner
-        self.sid = secrets.token_hex(8)
-        self.attached = False
-
-    async def _send(self, conn: Connection, op: str, **body: Any) -> None:
-        await self.cluster.forward(self, conn, op, body)
-
-    async def attach(self, conn: Connection, since: int | None) -> None:
-        """Bind the socket to the owner (or ask for a snapshot again: a resync)."""
-        conn.table = self
-        if self.attached:
-            await self._send(conn, "resync")
-            return
-        self.attached = True
-        self.cluster.bound[self.sid] = _Bound(conn, self.match_id, self.owner)
-        await self._send(
-            conn,
-            "attach",
-            seat=conn.seat,
-            spectator=conn.spectator,
-            views=conn.views,
-            account=conn.account_id,
-            since=since,
-        )
-
-    def detach(self, conn: Connection) -> None:
-        """The socket closed: tell the owner (in the background)."""
-        if self.cluster.bound.pop(self.sid, None) is not None:
-            self.cluster.spawn(self._send(conn, "detach"))
-
-    async def intent(self, conn: Connection, action: int | str, step: int, client_id: str) -> None:
-        """Forward an intent (with the seat's step it quotes); its ack or error comes back
-        on the socket's channel."""
-        await self._send(conn, "act", action=action, step=step, client_id=client_id)
-
-    async def set_tuoguan(self, conn: Connection, on: bool) -> None:
-        """Forward 托管 on or off."""
-        await self._send(conn, "tuoguan", on=on)
-
-    async def vote_dissolve(self, conn: Connection, agree: bool) -> None:
-        """Forward a 解散 vote."""
-        await self._send(conn, "dissolve", agree=agree)
 
 
 class Cluster:
@@ -192,8 +106,7 @@ class Cluster:
         self.lease_ms = lease_ms
         self.worker = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.owned: dict[int, tuple[str, int]] = {}  # match -> (lease value, epoch)
-        self.bound: dict[str, _Bound] = {}  # sid -> a local socket at a remote table
-        self.forwarded: dict[str, _Forwarded] = {}  # sid -> a remote socket at our table
+        self.fwd = Forwarding(self)  # sockets bound to other workers' tables, and theirs here
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._tasks: list[asyncio.Task[None]] = []
@@ -210,7 +123,7 @@ class Cluster:
             ids = (await db.scalars(select(MatchRow.id).where(MatchRow.status == "playing"))).all()
         if ids:
             await self.redis.sadd(LIVE, *[str(i) for i in ids])
-        await self.redis.set(_alive(self.worker), "1", px=3 * self.lease_ms)
+        await self.redis.set(alive_key(self.worker), "1", px=3 * self.lease_ms)
         await self.sweep()
         for job in (self._renewer, self._sweeper, self._inbox_reader, self._listener):
             self._tasks.append(asyncio.create_task(job(), name=f"cluster-{job.__name__}"))
@@ -240,7 +153,7 @@ class Cluster:
                     await self._release(keys=[lease_key(mid)], args=[value])
             self.owned.clear()
             with contextlib.suppress(Exception):
-                await self.redis.delete(_alive(self.worker))
+                await self.redis.delete(alive_key(self.worker))
             await self.redis.aclose()
 
         with contextlib.suppress(Exception):
@@ -345,9 +258,10 @@ class Cluster:
         await table.stop()
         for conns in table.conns:
             for c in list(conns):
-                _kick(c)
+                kick(c)
 
-    async def _take_over(self, match_id: int) -> None:
+    async def take_over(self, match_id: int) -> None:
+        """Claim a match nobody owns and rebuild its table here from its log."""
         t0 = time.monotonic()
         epoch = await self.claim(match_id)
         if epoch is None:
@@ -384,7 +298,7 @@ class Cluster:
             try:
                 held = list(self.owned.items())
                 async with self.redis.pipeline(transaction=False) as p:  # one round trip
-                    p.set(_alive(self.worker), "1", px=3 * self.lease_ms)
+                    p.set(alive_key(self.worker), "1", px=3 * self.lease_ms)
                     for mid, (value, _) in held:
                         await self._renew(keys=[lease_key(mid)], args=[value, self.lease_ms],
                                           client=p)  # fmt: skip
@@ -416,22 +330,9 @@ class Cluster:
             values = await self.redis.mget([lease_key(i) for i in others])
             for mid, v in zip(others, values, strict=True):
                 if v is None:
-                    await self._take_over(mid)
+                    await self.take_over(mid)
         await self._waiting_rooms()
-        bound = list(self.bound.items())
-        if bound:
-            values = await self.redis.mget([lease_key(b.match_id) for _, b in bound])
-            for (sid, b), v in zip(bound, values, strict=True):
-                if v != b.owner:
-                    self.bound.pop(sid, None)
-                    _kick(b.conn)
-        workers = sorted({f.worker for f in self.forwarded.values()})
-        if workers:
-            alive = await self.redis.mget([_alive(w) for w in workers])
-            gone = {w for w, a in zip(workers, alive, strict=True) if a is None}
-            for sid, f in list(self.forwarded.items()):
-                if f.worker in gone:
-                    await f.ops.put({"op": "detach", "sid": sid})
+        await self.fwd.sweep()
 
     async def _waiting_rooms(self) -> None:
         """Sockets waiting here for a room another worker started (in case its
@@ -453,7 +354,7 @@ class Cluster:
     async def _listener(self) -> None:
         """Messages for our sockets bound to remote tables, and rooms that started."""
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(_to(self.worker), "phz:rooms", LOGOUT_CHANNEL)
+        await pubsub.subscribe(channel_of(self.worker), "phz:rooms", LOGOUT_CHANNEL)
         try:
             while not self._closing:
                 msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
@@ -466,15 +367,7 @@ class Cluster:
                 if msg["channel"] == LOGOUT_CHANNEL:  # a session ended: its sockets here too
                     self.hub.signed_in.end(data)
                     continue
-                sid, _, text = data.partition("\n")
-                b = self.bound.get(sid)
-                if b is None:
-                    continue
-                if text == MOVED:
-                    self.bound.pop(sid, None)
-                    _kick(b.conn)
-                else:
-                    b.conn.queue.put_nowait(text)
+                self.fwd.deliver(data)
         finally:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis 8
@@ -486,125 +379,16 @@ class Cluster:
         r: Redis = Redis.from_url(self.redis_url, decode_responses=True)
         try:
             while not self._closing:
-                got = await r.blpop([_inbox(self.worker)], timeout=1)
+                got = await r.blpop([inbox_of(self.worker)], timeout=1)
                 if got is None:
                     continue
                 try:
-                    self._on_op(json.loads(got[1]))
+                    self.fwd.on_op(json.loads(got[1]))
                 except Exception:
                     log.exception("a forwarded operation failed: %s", got[1][:200])
         finally:
             await r.aclose()
 
-    # -- forwarding --------------------------------------------------------------------
-
     async def bind(self, room: RoomRow) -> Table | RemoteTable | None:
-        """The handle a socket of a playing room gets here: the table if this worker runs
-        it (taking it over if nobody does), else a forwarder to its owner."""
-        async with self.hub.sessions() as db:
-            mid = await db.scalar(
-                select(MatchRow.id)
-                .where(MatchRow.room_id == room.id, MatchRow.status == "playing")
-                .order_by(MatchRow.id.desc())
-            )
-        if mid is None:
-            return None
-        for _ in range(2):
-            if mid in self.owned:
-                return self.hub.tables.get(room.code)
-            value = await self.redis.get(lease_key(mid))
-            if value is not None:
-                return RemoteTable(self, mid, str(value))
-            if not await self.redis.sismember(LIVE, str(mid)):
-                return None  # its starter has not listed it yet: wait for the announcement
-            await self._take_over(mid)
-        return self.hub.tables.get(room.code)
-
-    async def forward(
-        self, handle: RemoteTable, conn: Connection, op: str, body: dict[str, Any]
-    ) -> None:
-        """Push a socket's operation to its table's owner."""
-        msg = json.dumps({"op": op, "sid": handle.sid, "match": handle.match_id,
-                          "from": self.worker, **body})  # fmt: skip
-        inbox = _inbox(_owner(handle.owner))
-        async with self.redis.pipeline(transaction=False) as p:
-            p.rpush(inbox, msg)
-            p.pexpire(inbox, 10 * self.lease_ms)  # a dead owner's inbox goes away
-            await p.execute()
-
-    def _on_op(self, op: dict[str, Any]) -> None:
-        sid = str(op["sid"])
-        f = self.forwarded.get(sid)
-        if f is None:
-            if op["op"] != "attach":
-                return
-            worker = str(op["from"])
-            mid = int(op["match"])
-            code = self.hub.codes.get(mid)
-            table = self.hub.tables.get(code) if code is not None else None
-            if table is None or mid not in self.owned:
-                self.spawn(self.redis.publish(_to(worker), f"{sid}\n{MOVED}"))
-                return
-            chan = _to(worker)
-
-            async def send(text: str) -> None:
-                await self.redis.publish(chan, f"{sid}\n{text}")
-
-            conn = Connection(send)
-            conn.account_id = op.get("account")
-            conn.seat = op.get("seat")
-            conn.spectator = bool(op.get("spectator"))
-            conn.views = bool(op.get("views"))
-            f = _Forwarded(conn, table, worker)
-
-            def kick(f: _Forwarded = f) -> None:
-                f.conn.queue.put_nowait(MOVED)
-                f.conn.close()
-                if len(f.tasks) > 1:
-                    f.tasks[1].cancel()
-                f.conn.kick = None
-                self.forwarded.pop(sid, None)
-
-            conn.kick = kick
-            self.forwarded[sid] = f
-            f.tasks = [asyncio.create_task(conn.pump()), asyncio.create_task(self._serve(sid, f))]
-        f.ops.put_nowait(op)
-
-    async def _serve(self, sid: str, f: _Forwarded) -> None:
-        """Apply a forwarded socket's operations in order, answering on its channel."""
-        conn, table = f.conn, f.table
-        while True:
-            op = await f.ops.get()
-            kind = op["op"]
-            try:
-                if kind == "attach":
-                    await table.attach(conn, op.get("since"))
-                elif kind == "resync":
-                    await table.attach(conn, None)
-                elif kind == "detach":
-                    table.detach(conn)
-                    conn.close()
-                    conn.kick = None  # (a cycle through f otherwise: freed by refcount now)
-                    self.forwarded.pop(sid, None)
-                    return
-                elif kind == "act":
-                    await table.intent(conn, op["action"], int(op["step"]), op["client_id"])
-                elif kind == "tuoguan":
-                    await table.set_tuoguan(conn, bool(op["on"]))
-                elif kind == "dissolve":
-                    await table.vote_dissolve(conn, bool(op["agree"]))
-            except ApiError as e:
-                conn.put(ErrorMsg(code=e.code, reason=e.reason, client_id=op.get("client_id")))
-            except Exception:
-                log.exception("forwarded %s failed", kind)
-                conn.put(ErrorMsg(code="internal", reason="not applied; try again",
-                                  client_id=op.get("client_id")))  # fmt: skip
-
-
-def _kick(conn: Connection) -> None:
-    """Ask a socket's client to reconnect (its table changed owner)."""
-    kick: Callable[[], Any] | None = conn.kick
-    if kick is not None:
-        kick()
-    else:
-        conn.close()
+        """The handle a socket of a playing room gets here (forwarding.py)."""
+        return await self.fwd.bind(room)

@@ -10,14 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
 from ..core.match import Match
 from ..core.rules import RuleSet
+from .db import Decision, MatchRow
+from .errors import ApiError
 
-__all__ = ["ReplayCache", "encode_record"]
+__all__ = ["ReplayCache", "encode_record", "rebuild"]
+
+log = logging.getLogger("paohuzi.server")
 
 
 def encode_record(
@@ -96,3 +104,28 @@ class ReplayCache:
         while len(self.items) > self.max_items or self.size > self.max_bytes:
             _, old = self.items.popitem(last=False)
             self.size -= len(old)
+
+
+async def rebuild(sessions: async_sessionmaker[AsyncSession], match_id: int) -> bytes:
+    """A finished match's record from its decisions, replayed in a thread (404 for no such
+    match, 409 before it is over). Its own short session: the requests waiting on this
+    rebuild hold no connection."""
+    async with sessions() as db:
+        row = await db.get(MatchRow, match_id)
+        if row is None:
+            raise ApiError("no_match", f"no match {match_id}", 404)
+        if row.status != "finished":
+            raise ApiError("not_finished", "a match's record is public once it is over", 409)
+        decisions = (
+            await db.execute(
+                select(Decision.seat, Decision.action_id)
+                .where(Decision.match_id == row.id)
+                .order_by(Decision.seq)
+            )
+        ).all()
+    moves = [(int(seat), int(action)) for seat, action in decisions]
+    data = await asyncio.to_thread(
+        encode_record, row.rules, row.seed, row.rounds_total, row.balances, moves
+    )
+    log.info("match %s record rebuilt from %d decisions", row.id, len(moves))
+    return data
