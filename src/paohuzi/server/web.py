@@ -14,13 +14,15 @@ not carry, each computed from information the asking seat may see (RULES.md §14
 fix a room's deals before its start.
 """
 
+import asyncio
+import json
 import os
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
@@ -37,7 +39,10 @@ from ..core.views import view
 from .db import Account, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .protocol import view_to_dict
+from .replays import ReplayCache, rebuild
 from .validation import MatchId
+
+MAX_ROUNDS = 64  # above any room's rounds (schemas.RoomBody: at most 32)
 
 __all__ = ["WEB_DIR", "add_web", "result_json"]
 
@@ -124,6 +129,11 @@ def _current_waits(groups: list[Group], counts: list[int], st: State) -> list[Wa
     return waits_counts(groups, counts, st.rules)
 
 
+def _steps_json(rec: MatchRecord, rnd: int, seat: int | None) -> bytes:
+    """``_steps`` as compact JSON (CPU-bound: run in a thread)."""
+    return json.dumps(_steps(rec, rnd, seat), ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _steps(rec: MatchRecord, rnd: int, seat: int | None) -> dict[str, Any]:
     if not 0 <= rnd < len(rec.rounds):
         raise ApiError("no_round", f"the match has rounds 0-{len(rec.rounds) - 1}, not {rnd}", 404)
@@ -166,6 +176,7 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
     Db = Annotated[AsyncSession, Depends(db_session)]
     Me = Annotated[Account, Depends(current)]
     app.state.seeds = {}
+    round_steps = ReplayCache(max_items=1024)  # (match, round, audience) -> its steps
 
     async def _match(db: AsyncSession, match_id: int) -> tuple[MatchRow, Any]:
         row = await db.get(MatchRow, match_id)
@@ -217,15 +228,34 @@ def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
         db: Db,
         request: Request,
         seat: Annotated[int | None, Query(ge=0, le=2)] = None,
-    ) -> dict[str, Any]:
+    ) -> Response:
+        """One round of a finished match step by step, as ``seat`` (None: a spectator) saw
+        it: from the cached record, worked out in a thread once and kept (public and
+        anonymous, so no request replays the match again)."""
         rates.replay.take(address(request))
-        row, table = await _match(db, match_id)
-        if row.status != "finished":
-            raise ApiError("not_finished", "a match can be replayed once it is over", 409)
-        ids = [info.account_id for info in table.seats]
-        found = await db.execute(select(Account.id, Account.nickname).where(Account.id.in_(ids)))
-        nick: dict[int, str] = {i: n for i, n in found.all()}
-        return {**_steps(table.match.record(), rnd, seat), "names": [nick.get(i) for i in ids]}
+        if not 0 <= rnd < MAX_ROUNDS:
+            raise ApiError("no_round", f"a match has at most {MAX_ROUNDS} rounds, not {rnd}", 404)
+        sessions = app.state.server.sessions
+        record = await app.state.replays.get(match_id, lambda: rebuild(sessions, match_id))
+        key = (match_id * MAX_ROUNDS + rnd) * 4 + (3 if seat is None else seat)
+
+        async def work() -> bytes:
+            rec = MatchRecord.from_dict(json.loads(record))
+            return await asyncio.to_thread(_steps_json, rec, rnd, seat)
+
+        steps = await round_steps.get(key, work)
+        row = await db.get(MatchRow, match_id)
+        assert row is not None  # the record exists, so the match does
+        found = await db.execute(
+            select(Account.nickname)
+            .join(RoomSeat, RoomSeat.account_id == Account.id)
+            .where(RoomSeat.room_id == row.room_id)
+            .order_by(RoomSeat.seat)
+        )
+        names = json.dumps([n for (n,) in found.all()], ensure_ascii=False)
+        return Response(
+            steps[:-1] + b',"names":' + names.encode() + b"}", media_type="application/json"
+        )
 
     if os.environ.get("PAOHUZI_TEST_SEEDS") == "1":
 

@@ -81,3 +81,29 @@ async def test_a_failed_build_is_not_kept() -> None:
     with pytest.raises(RuntimeError):
         await cache.get(5, broken)
     assert 5 not in cache.items and not cache.building
+
+
+async def test_concurrent_round_replays_share_one_rebuild(server: Server) -> None:
+    """The replay viewer's step-by-step rounds come from the same cached record (they
+    replayed the whole match for every request): one rebuild, equal answers, names kept."""
+    match_id = await asyncio.to_thread(_finished_bot_match, server, 4)
+    rebuilt_before = server.output_tail(10**7).count(f"match {match_id} record rebuilt")
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as c:
+        answers = await asyncio.gather(
+            # 12: the module's server already served 40 records to this address (its
+            # replay budget is 60, then 2 a second)
+            *[c.get(f"/matches/{match_id}/replay/0", params={"seat": 1}) for _ in range(12)],
+            c.get(f"/matches/{match_id}/replay/0"),
+        )
+    seat1, public = answers[:-1], answers[-1]
+    assert all(r.status_code == 200 for r in answers), [r.text[:80] for r in answers]
+    assert len({r.content for r in seat1}) == 1
+    body = seat1[0].json()
+    assert body["round"] == 0 and body["seat"] == 1 and len(body["steps"]) > 1
+    assert body["names"] == ["random bot"] * 3  # every seat a bot, named as seated
+    assert public.json()["seat"] is None and public.json()["steps"] != body["steps"]
+    log = server.output_tail(10**7)
+    assert log.count(f"match {match_id} record rebuilt") - rebuilt_before == 1
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as c:
+        r = await c.get(f"/matches/{match_id}/replay/{99}")
+        assert r.status_code == 404 and r.json()["code"] == "no_round"
