@@ -98,9 +98,21 @@ def test_three_players_play_a_round_by_clicks_and_a_spectator_sees_no_hidden_car
         httpx.get(f"{web.http}/matches/{match_id}/record").json()
     )
     (states,) = paohuzi.replay_match(record)
-    # Every decision of the round was a click on one of the three pages.
-    assert len(record.rounds[0].actions) == len(made)
-    assert [a.text for a in record.rounds[0].actions] == made
+    # Every decision of the round was a click on one of the three pages, in order; a
+    # click missing from the record is a claim another seat's higher claim overtook in
+    # flight (refused as stale: docs/protocol.md), never a discard.
+    recorded = [a.text for a in record.rounds[0].actions]
+    rest = iter(made)
+    overtaken = []
+    for text in recorded:
+        for clicked in rest:
+            if clicked == text:
+                break
+            overtaken.append(clicked)
+        else:
+            raise AssertionError(f"{text} was recorded but never clicked: {made}")
+    overtaken += list(rest)
+    assert all(not t.startswith("打") for t in overtaken) and len(overtaken) <= 2, overtaken
     assert list(states.result.deltas) == deltas[0]
     # The spectator's websocket frames: nothing §14 hides (checked against the record).
     # The pages draw the table from the views their prompts carry: one snapshot on connect,
