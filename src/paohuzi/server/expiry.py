@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
-import os
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -17,6 +15,7 @@ from sqlalchemy import exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from .db import RoomRow, RoomSeat, now
+from .limits import env_positive
 
 __all__ = ["ExpirySettings", "expire_rooms", "sweep_rooms"]
 
@@ -37,21 +36,11 @@ class ExpirySettings:
         """From ``PAOHUZI_ROOM_OPEN_SECONDS``, ``PAOHUZI_ROOM_EMPTY_SECONDS`` and
         ``PAOHUZI_ROOM_SWEEP_SECONDS`` (unset: the defaults)."""
         d = cls()
-        values = []
-        for name, default in (
-            ("PAOHUZI_ROOM_OPEN_SECONDS", d.open_seconds),
-            ("PAOHUZI_ROOM_EMPTY_SECONDS", d.empty_seconds),
-            ("PAOHUZI_ROOM_SWEEP_SECONDS", d.sweep_seconds),
-        ):
-            raw = os.environ.get(name) or str(default)
-            try:
-                value = float(raw)
-            except ValueError:
-                raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from None
-            if not (value > 0 and math.isfinite(value)):
-                raise ValueError(f"{name} must be positive, got {raw!r}")
-            values.append(value)
-        return cls(*values)
+        return cls(
+            env_positive("PAOHUZI_ROOM_OPEN_SECONDS", d.open_seconds),
+            env_positive("PAOHUZI_ROOM_EMPTY_SECONDS", d.empty_seconds),
+            env_positive("PAOHUZI_ROOM_SWEEP_SECONDS", d.sweep_seconds),
+        )
 
 
 async def expire_rooms(db: AsyncSession, settings: ExpirySettings) -> int:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
-import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from .limits import env_positive
 
 __all__ = ["BodyLimit", "GuardSettings", "GuardedHttp"]
 
@@ -45,25 +45,12 @@ class GuardSettings:
         ``PAOHUZI_CONNECTIONS_PER_ADDRESS`` (unset: the defaults)."""
         d = cls()
         return cls(
-            max_body=int(_env("PAOHUZI_MAX_BODY", d.max_body)),
-            header_seconds=_env("PAOHUZI_HEADER_SECONDS", d.header_seconds),
+            max_body=int(env_positive("PAOHUZI_MAX_BODY", d.max_body)),
+            header_seconds=env_positive("PAOHUZI_HEADER_SECONDS", d.header_seconds),
             connections_per_address=int(
-                _env("PAOHUZI_CONNECTIONS_PER_ADDRESS", d.connections_per_address)
+                env_positive("PAOHUZI_CONNECTIONS_PER_ADDRESS", d.connections_per_address)
             ),
         )
-
-
-def _env(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number, got {raw!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive number, got {raw!r}")
-    return value
 
 
 class BodyLimit:

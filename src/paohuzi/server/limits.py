@@ -7,11 +7,26 @@ import os
 import time
 from dataclasses import dataclass
 
-__all__ = ["CLOSE_UNAUTHENTICATED", "PlaySettings", "TokenBucket"]
+__all__ = ["CLOSE_UNAUTHENTICATED", "PlaySettings", "TokenBucket", "env_positive"]
 
 #: Policy violation: a socket that did not authenticate in time, or one too many
 #: unauthenticated sockets from one address.
 CLOSE_UNAUTHENTICATED = 1008
+
+
+def env_positive(name: str, default: float) -> float:
+    """A positive, finite number from the environment (unset or empty: ``default``); a
+    bad value is refused, quoting it. For the settings of guard.py and expiry.py."""
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number, got {raw!r}")
+    return value
 
 
 def _env_float(name: str, default: float, low: float) -> float:
