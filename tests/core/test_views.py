@@ -24,3 +24,13 @@ def test_reprs_read_like_the_table() -> None:
 def test_no_such_seat(seat: object) -> None:
     with pytest.raises(PaohuziError, match=f"no seat {seat!r}"):
         view(new_game(seed=1), seat)  # type: ignore[arg-type]
+
+
+def test_a_view_numbered_by_its_caller_is_the_same_view_with_that_number() -> None:
+    # The server numbers each audience by its own steps (no dataclasses.replace per view).
+    from dataclasses import replace
+
+    state = new_game(seed=3)
+    for seat in (None, 0, 1, 2):
+        assert view(state, seat, 7) == replace(view(state, seat), version=7)
+        assert view(state, seat, 7).version == 7

@@ -93,3 +93,24 @@ def test_postgresql_commits_on_a_writer_thread() -> None:
     engine = committer_for(sessions).engine
     assert engine is not None and engine.dialect.name == "postgresql"
     assert engine.dialect.driver == "psycopg" and not engine.dialect.is_async
+
+
+async def test_the_writer_thread_hands_the_gil_over_every_millisecond(db_url: str) -> None:
+    # Each driver call gives the GIL up; at Python's default 5 ms a busy event loop kept
+    # the writer waiting after every one (SQLite's steps and fsync as PostgreSQL's trips).
+    import sys
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)
+    blocking = sync_engine(db_url)
+    META.create_all(blocking)
+    blocking.dispose()
+    engine, sessions = make_engine(db_url)
+    c = committer_for(sessions)
+    try:
+        await c.commit(rows=[(AUTO, {"v": "x"})])
+        await c.close()
+        assert sys.getswitchinterval() <= 0.001
+    finally:
+        sys.setswitchinterval(old)
+        await engine.dispose()

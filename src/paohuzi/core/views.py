@@ -125,8 +125,12 @@ def _faces(counts: list[int]) -> tuple[int, ...]:
     return tuple(f for f in range(NUM_FACES) for _ in range(counts[f]))
 
 
-def view(state: State, seat: int | None) -> SeatView:
-    """Return the censored view of ``state`` for ``seat`` (None: a spectator)."""
+def view(state: State, seat: int | None, version: int | None = None) -> SeatView:
+    """Return the censored view of ``state`` for ``seat`` (None: a spectator).
+
+    ``version`` numbers it (default: the state's); a server numbers each audience by its
+    own steps.
+    """
     if seat is not None and (seat not in (0, 1, 2) or isinstance(seat, bool)):
         raise PaohuziError(f"no seat {seat!r}: a view is for seat 0, 1, 2 or None (a spectator)")
     over = state.phase is Phase.OVER
@@ -161,7 +165,7 @@ def view(state: State, seat: int | None) -> SeatView:
     to_act = acting if state.phase is not Phase.CLAIM else tuple(s for s in acting if s == seat)
     return SeatView(
         seat=seat,
-        version=state.version,
+        version=state.version if version is None else version,
         phase=state.phase,
         dealer=state.dealer,
         liangzhang=state.liangzhang,

@@ -12,7 +12,6 @@ sequence (``Table.decision_seq``) stays inside the server.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..core.events import Event
@@ -81,7 +80,7 @@ class Audience:
         """The audience's view of ``st``, the state in play, numbered with its step."""
         v = self._view
         if v is None:
-            v = self._view = replace(view(st, self.seat), version=self.step)
+            v = self._view = view(st, self.seat, self.step)
         return v
 
     def legal_form(self, st: State) -> list[dict[str, Any]]:
