@@ -10,12 +10,12 @@ so a flood of new addresses cannot grow the memory. A refusal is a 429
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, fields
 
 from .errors import ApiError
+from .limits import env_positive
 
 __all__ = ["RateLimited", "RateLimiter", "RateSettings", "Rates"]
 
@@ -57,16 +57,11 @@ class RateSettings:
     @classmethod
     def from_env(cls) -> RateSettings:
         """The defaults, each overridden by ``PAOHUZI_RATE_<FIELD>`` where set."""
-        values: dict[str, float] = {}
-        for f in fields(cls):
-            name = f"PAOHUZI_RATE_{f.name.upper()}"
-            raw = os.environ.get(name)
-            if raw:
-                try:
-                    values[f.name] = float(raw)
-                except ValueError:
-                    raise ValueError(f"{name} must be a number, got {raw!r}") from None
-        return cls(**values)
+        defaults = cls()
+        return cls(**{
+            f.name: env_positive(f"PAOHUZI_RATE_{f.name.upper()}", getattr(defaults, f.name))
+            for f in fields(cls)
+        })  # fmt: skip
 
 
 class RateLimiter:

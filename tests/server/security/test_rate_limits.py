@@ -155,9 +155,12 @@ def test_rate_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("PAOHUZI_RATE_SIGNUP_BURST", "lots")
     with pytest.raises(ValueError, match="'lots'"):
         RateSettings.from_env()
-    monkeypatch.setenv("PAOHUZI_RATE_SIGNUP_BURST", "0")
-    with pytest.raises(ValueError, match="positive"):
-        RateSettings.from_env()
+    for bad in ("0", "-3", "nan", "inf"):  # each refused naming the variable, quoting it
+        monkeypatch.setenv("PAOHUZI_RATE_SIGNUP_BURST", bad)
+        with pytest.raises(
+            ValueError, match=f"PAOHUZI_RATE_SIGNUP_BURST must be a positive number, got '{bad}'"
+        ):
+            RateSettings.from_env()
 
 
 def test_hints_and_round_replays_are_limited_too(launch: Launch) -> None:
