@@ -56,7 +56,7 @@ def _lifespan(
             await hub.restore()
         app.state.ready = True
         log.info("ready: %d tables restored", len(hub.tables))
-        sweeper = asyncio.create_task(sweep_rooms(hub.sessions, expiry))
+        sweeper = asyncio.create_task(sweep_rooms(hub.sessions, expiry, hub.tell_expired))
         yield
         app.state.ready = False
         sweeper.cancel()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -64,9 +65,14 @@ async def expire_rooms(db: AsyncSession, settings: ExpirySettings) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
 
 
-async def sweep_rooms(sessions: async_sessionmaker[AsyncSession], settings: ExpirySettings) -> None:
-    """Run :func:`expire_rooms` every ``sweep_seconds`` until cancelled (a failed sweep
-    is logged and tried again next time)."""
+async def sweep_rooms(
+    sessions: async_sessionmaker[AsyncSession],
+    settings: ExpirySettings,
+    tell: Callable[[], Awaitable[int]] | None = None,
+) -> None:
+    """Run :func:`expire_rooms` every ``sweep_seconds`` until cancelled, then ``tell``
+    the sockets waiting for an expired room (in this process; any worker may have
+    expired it). A failed sweep is logged and tried again next time."""
     while True:
         await asyncio.sleep(settings.sweep_seconds)
         try:
@@ -74,5 +80,7 @@ async def sweep_rooms(sessions: async_sessionmaker[AsyncSession], settings: Expi
                 closed = await expire_rooms(db, settings)
             if closed:
                 log.info("%d room(s) expired", closed)
+            if tell is not None:
+                await tell()
         except Exception:
             log.exception("room expiry sweep failed")

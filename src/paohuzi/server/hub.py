@@ -13,6 +13,7 @@ from .db import MatchRow, RoomRow, RoomSeat, room_by_code
 from .limits import PlaySettings
 from .logouts import SignedInSockets
 from .metrics import Metrics
+from .protocol import error_dict
 from .tables import Connection, SeatInfo, Table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -99,6 +100,30 @@ class Hub:
             settings=self.settings,
             on_end=self.release,
         )
+
+    async def tell_expired(self) -> int:
+        """Tell the sockets waiting here for a room that expired meanwhile (by any
+        worker's sweep) that it did, and stop keeping them; how many were told."""
+        codes = list(self.waiting)
+        if not codes:
+            return 0
+        async with self.sessions() as db:
+            rows = (await db.scalars(select(RoomRow).where(RoomRow.code.in_(codes)))).all()
+        newest: dict[str, RoomRow] = {}
+        for r in rows:  # a code taken again: the newest room is the one they wait for
+            if r.code not in newest or r.id > newest[r.code].id:
+                newest[r.code] = r
+        told = 0
+        async with self.lock:
+            for code, r in newest.items():
+                if r.status != "expired":
+                    continue
+                for conn in self.waiting.pop(code, []):
+                    conn.put_dict(
+                        error_dict("room_expired", f"room {code} expired before it started")
+                    )
+                    told += 1
+        return told
 
     async def restore(self) -> None:
         """Rebuild every unfinished match from its log (after a restart or a crash)."""

@@ -124,3 +124,16 @@ async def test_a_socket_for_an_expired_room_is_told_so(sweeping: Server) -> None
         await ws.send(json.dumps({"type": "auth", "token": host}))
         m = json.loads(await ws.recv())
     assert m["type"] == "error" and m["code"] == "room_expired"
+
+
+async def test_a_socket_waiting_for_a_room_that_expires_is_told_so(sweeping: Server) -> None:
+    # Signed in before the expiry, it waited for a start that would never come.
+    host = guest(sweeping, "h")
+    code = room(sweeping, host)
+    join(sweeping, code, host)
+    async with websockets.connect(sweeping.ws(code)) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": host}))
+        first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert first["type"] == "waiting"
+        m = json.loads(await asyncio.wait_for(ws.recv(), OPEN_SECONDS + 5))
+    assert m["type"] == "error" and m["code"] == "room_expired" and code in m["reason"]
