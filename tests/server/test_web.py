@@ -50,6 +50,9 @@ def test_a_seeded_room_deals_its_seed_and_replays_step_by_step(
         (st,) = paohuzi.replay_match(rec)
         r = c.get(f"/matches/{match_id}/rounds/0").json()
         assert r == {"round": 0, **result_json(st)}
+        derived = c.app.state.server.derived  # a finished match's 结算: worked out once
+        built = derived.builds
+        assert c.get(f"/matches/{match_id}/rounds/0").json() == r and derived.builds == built
         assert sum(r["deltas"]) == 0 and r["balances"] == list(st.result.balances)
         if st.result.win is not None:
             w = st.result.win

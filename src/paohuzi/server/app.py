@@ -4,6 +4,7 @@ play socket."""
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
@@ -12,7 +13,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .db import make_engine, upgrade
-from .deps import Server, current, db_session
+from .deps import Server
 from .errors import ApiError
 from .expiry import ExpirySettings, sweep_rooms
 from .guard import BodyLimit, GuardSettings
@@ -21,10 +22,10 @@ from .hub import Hub
 from .limits import PlaySettings
 from .ratelimit import Rates, RateSettings
 from .replays import ReplayCache
-from .routers import accounts, lobby, matches, ops, rooms, ws
+from .routers import accounts, lobby, matches, ops, rooms, web, ws
 from .schemas import ERROR_RESPONSES
 from .validation import install as install_validation
-from .web import add_web
+from .web import mount_client
 
 __all__ = ["Hub", "create_app"]
 
@@ -106,7 +107,10 @@ def create_app(
     app.add_exception_handler(ApiError, _api_error)
     app.include_router(ops.router)
     ops.add_probes(app, hub)
-    for part in (accounts, rooms, lobby, matches, ws):
+    for part in (accounts, rooms, lobby, matches, web, ws):
         app.include_router(part.router)
-    add_web(app, current, db_session)  # the browser client: last, so the API comes first
+    app.state.seeds = {}  # a room's fixed seed, set by the tests' hook
+    if os.environ.get("PAOHUZI_TEST_SEEDS") == "1":
+        app.include_router(web.seed_router)
+    mount_client(app)  # the browser client: last, so the API comes first
     return app

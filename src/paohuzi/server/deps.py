@@ -44,6 +44,8 @@ class Server:
     settings: PlaySettings
     rates: Rates
     replays: ReplayCache
+    # What is worked out from a finished match's record, per round: steps, 结算 (routers/web.py)
+    derived: ReplayCache = field(default_factory=lambda: ReplayCache(max_items=1024))
     logins: accounts.LoginLimiter = field(default_factory=accounts.LoginLimiter)
 
 

@@ -1,4 +1,5 @@
-"""What the browser client needs beyond the protocol: its files, hints, results, replays.
+"""What the browser client needs beyond the protocol: its files, and the JSON of its hints,
+results and replays (the endpoints are in ``routers/web.py``).
 
 The browser client (``paohuzi.web``, static ES modules) is served at ``/`` from the same
 origin as the API. Three read-only endpoints give it what the WebSocket protocol does
@@ -14,19 +15,15 @@ not carry, each computed from information the asking seat may see (RULES.md §14
 fix a room's deals before its start.
 """
 
-import asyncio
 import json
-import os
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.actions import ActionKind
 from ..core.cards import format_faces, glyph
@@ -36,15 +33,21 @@ from ..core.hand import Wait, WinResult, waits_counts
 from ..core.record import MatchRecord
 from ..core.state import State
 from ..core.views import view
-from .db import Account, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .protocol import view_to_dict
-from .replays import ReplayCache, rebuild
-from .validation import MatchId
 
 MAX_ROUNDS = 64  # above any room's rounds (schemas.RoomBody: at most 32)
 
-__all__ = ["WEB_DIR", "add_web", "result_json"]
+__all__ = [
+    "MAX_ROUNDS",
+    "WEB_DIR",
+    "SeedBody",
+    "hint_json",
+    "mount_client",
+    "result_json",
+    "result_json_of",
+    "steps_json",
+]
 
 WEB_DIR = Path(str(resources.files("paohuzi") / "web" / "static"))
 
@@ -129,9 +132,31 @@ def _current_waits(groups: list[Group], counts: list[int], st: State) -> list[Wa
     return waits_counts(groups, counts, st.rules)
 
 
-def _steps_json(rec: MatchRecord, rnd: int, seat: int | None) -> bytes:
-    """``_steps`` as compact JSON (CPU-bound: run in a thread)."""
-    return json.dumps(_steps(rec, rnd, seat), ensure_ascii=False, separators=(",", ":")).encode()
+def _compact(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def steps_json(record: bytes, rnd: int, seat: int | None) -> bytes:
+    """Round ``rnd`` of an encoded match record step by step as ``seat`` (None: a
+    spectator) saw it, as compact JSON (CPU-bound: run it in a thread)."""
+    return _compact(_steps(MatchRecord.from_dict(json.loads(record)), rnd, seat))
+
+
+def result_json_of(record: bytes, match_id: int, rnd: int) -> bytes:
+    """Round ``rnd``'s 结算 (``result_json``) from an encoded finished match record, as
+    compact JSON (CPU-bound: run it in a thread)."""
+    rec = MatchRecord.from_dict(json.loads(record))
+    if not 0 <= rnd < len(rec.rounds):
+        raise ApiError("not_finished", f"round {rnd} of match {match_id} is not over", 404)
+    return _compact({"round": rnd, **result_json(_replayed(rec, rnd))})
+
+
+def _replayed(rec: MatchRecord, rnd: int) -> State:
+    r = rec.rounds[rnd]
+    st = new_game(r.rules, seed=r.seed, deal=r.deal, balances=r.balances)
+    for a in r.actions:
+        st.apply(a.seat, a.id if a.id is not None else a.text)
+    return st
 
 
 def _steps(rec: MatchRecord, rnd: int, seat: int | None) -> dict[str, Any]:
@@ -165,109 +190,9 @@ def _steps(rec: MatchRecord, rnd: int, seat: int | None) -> dict[str, Any]:
     }
 
 
-def add_web(app: FastAPI, current: Any, db_session: Any) -> None:
-    """Add the client's endpoints and files to ``app`` (call it after the API's routes)."""
-    hub = app.state.hub
-    rates = app.state.rates  # ratelimit.Rates: look-ups by code, replays
-
-    def address(request: Request) -> str:
-        return request.client.host if request.client else "?"
-
-    Db = Annotated[AsyncSession, Depends(db_session)]
-    Me = Annotated[Account, Depends(current)]
-    app.state.seeds = {}
-    round_steps = ReplayCache(max_items=1024)  # (match, round, audience) -> its steps
-
-    async def _match(db: AsyncSession, match_id: int) -> tuple[MatchRow, Any]:
-        row = await db.get(MatchRow, match_id)
-        if row is None:
-            raise ApiError("no_match", f"no match {match_id}", 404)
-        room = await db.get(RoomRow, row.room_id)
-        assert room is not None
-        table = hub.tables.get(room.code)
-        if table is None or table.match_id != match_id:
-            table = await hub.load(db, row, room)
-        return row, table
-
-    @app.get("/rooms/{code}/hint")
-    async def hint(code: str, me: Me, db: Db, request: Request) -> dict[str, Any]:
-        rates.lookup_check(address(request))
-        room = await db.scalar(room_by_code(code))
-        if room is None:
-            rates.missed(address(request))
-            raise ApiError("no_room", f"no room {code!r}", 404)
-        seat = await db.scalar(
-            select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == me.id)
-        )
-        if seat is None:  # a miss too: else it would tell which codes are rooms
-            rates.missed(address(request))
-            raise ApiError("not_seated", "this account has no seat in the room", 403)
-        table = hub.tables.get(code)
-        if table is None:  # not started, or finished (released): then from the database
-            match_id = await db.scalar(
-                select(MatchRow.id).where(MatchRow.room_id == room.id).order_by(MatchRow.id.desc())
-            )
-            if match_id is None:
-                raise ApiError("not_started", "the match has not started", 409)
-            _, table = await _match(db, match_id)
-        return hint_json(table.state, seat, table.step(seat))
-
-    @app.get("/matches/{match_id}/rounds/{rnd}")
-    async def round_result(match_id: MatchId, rnd: int, db: Db, request: Request) -> dict[str, Any]:
-        rates.replay.take(address(request))
-        _, table = await _match(db, match_id)
-        finished = table.match.finished
-        if not 0 <= rnd < len(finished):
-            raise ApiError("not_finished", f"round {rnd} of match {match_id} is not over", 404)
-        return {"round": rnd, **result_json(finished[rnd])}
-
-    @app.get("/matches/{match_id}/replay/{rnd}")
-    async def replay_round(
-        match_id: MatchId,
-        rnd: int,
-        db: Db,
-        request: Request,
-        seat: Annotated[int | None, Query(ge=0, le=2)] = None,
-    ) -> Response:
-        """One round of a finished match step by step, as ``seat`` (None: a spectator) saw
-        it: from the cached record, worked out in a thread once and kept (public and
-        anonymous, so no request replays the match again)."""
-        rates.replay.take(address(request))
-        if not 0 <= rnd < MAX_ROUNDS:
-            raise ApiError("no_round", f"a match has at most {MAX_ROUNDS} rounds, not {rnd}", 404)
-        sessions = app.state.server.sessions
-        record = await app.state.replays.get(match_id, lambda: rebuild(sessions, match_id))
-        key = (match_id * MAX_ROUNDS + rnd) * 4 + (3 if seat is None else seat)
-
-        async def work() -> bytes:
-            rec = MatchRecord.from_dict(json.loads(record))
-            return await asyncio.to_thread(_steps_json, rec, rnd, seat)
-
-        steps = await round_steps.get(key, work)
-        row = await db.get(MatchRow, match_id)
-        assert row is not None  # the record exists, so the match does
-        found = await db.execute(
-            select(Account.nickname)
-            .join(RoomSeat, RoomSeat.account_id == Account.id)
-            .where(RoomSeat.room_id == row.room_id)
-            .order_by(RoomSeat.seat)
-        )
-        names = json.dumps([n for (n,) in found.all()], ensure_ascii=False)
-        return Response(
-            steps[:-1] + b',"names":' + names.encode() + b"}", media_type="application/json"
-        )
-
-    if os.environ.get("PAOHUZI_TEST_SEEDS") == "1":
-
-        @app.post("/rooms/{code}/seed", status_code=204)
-        async def seed(code: str, body: SeedBody, me: Me, db: Db) -> None:
-            room = await db.scalar(room_by_code(code))
-            if room is None:
-                raise ApiError("no_room", f"no room {code!r}", 404)
-            if room.host_id != me.id:
-                raise ApiError("not_host", "only the host may seed the room", 403)
-            app.state.seeds[code] = body.seed
-
+def mount_client(app: FastAPI) -> None:
+    """Serve the browser client's files at ``/static`` and its page at ``/`` (after the
+    API's routes, so the API comes first)."""
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     @app.get("/", include_in_schema=False)

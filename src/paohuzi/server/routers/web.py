@@ -1,0 +1,151 @@
+"""The browser client's endpoints beyond the protocol: a seat's 听牌 hint, a finished
+round's 结算, a finished match's round step by step, and (tests only) a room's fixed seed.
+
+The JSON they answer with is made by ``server/web.py`` from what the asking seat may see
+(RULES.md §14); finished matches are answered from the cached record (``Server.replays``)
+with each round's work done once in a thread and kept (``Server.derived``).
+"""
+
+import asyncio
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..db import Account, MatchRow, RoomRow, RoomSeat, room_by_code
+from ..deps import Db, Me, Server, Srv, address
+from ..errors import ApiError
+from ..replays import rebuild
+from ..tables import Table
+from ..validation import MatchId
+from ..web import MAX_ROUNDS, SeedBody, hint_json, result_json, result_json_of, steps_json
+
+__all__ = ["router", "seed_router"]
+
+router = APIRouter()
+seed_router = APIRouter()  # PAOHUZI_TEST_SEEDS=1 only
+
+
+async def _table(srv: Server, db: AsyncSession, row: MatchRow) -> Table:
+    """The match's table: the live one of this worker, else rebuilt from the database."""
+    room = await db.get(RoomRow, row.room_id)
+    assert room is not None
+    table = srv.hub.tables.get(room.code)
+    if table is None or table.match_id != row.id:
+        table = await srv.hub.load(db, row, room)
+    return table
+
+
+async def _match_row(db: AsyncSession, match_id: int) -> MatchRow:
+    row = await db.get(MatchRow, match_id)
+    if row is None:
+        raise ApiError("no_match", f"no match {match_id}", 404)
+    return row
+
+
+def _round_key(match_id: int, rnd: int, part: int) -> int:
+    """A cache key per (match, round, part): parts 0-2 a seat's steps, 3 the spectators'
+    steps, 4 the round's 结算."""
+    return (match_id * MAX_ROUNDS + rnd) * 5 + part
+
+
+async def _record(srv: Server, match_id: int) -> bytes:
+    return await srv.replays.get(match_id, lambda: rebuild(srv.sessions, match_id))
+
+
+@router.get("/rooms/{code}/hint")
+async def hint(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[str, Any]:
+    """The caller's own seat's 听牌 hint, from its view only."""
+    srv.rates.lookup_check(address(request))
+    room = await db.scalar(room_by_code(code))
+    if room is None:
+        srv.rates.missed(address(request))
+        raise ApiError("no_room", f"no room {code!r}", 404)
+    seat = await db.scalar(
+        select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == me.id)
+    )
+    if seat is None:  # a miss too: else it would tell which codes are rooms
+        srv.rates.missed(address(request))
+        raise ApiError("not_seated", "this account has no seat in the room", 403)
+    table = srv.hub.tables.get(code)
+    if table is None:  # not started, or finished (released): then from the database
+        match_id = await db.scalar(
+            select(MatchRow.id).where(MatchRow.room_id == room.id).order_by(MatchRow.id.desc())
+        )
+        if match_id is None:
+            raise ApiError("not_started", "the match has not started", 409)
+        table = await _table(srv, db, await _match_row(db, match_id))
+    return hint_json(table.state, seat, table.step(seat))
+
+
+@router.get("/matches/{match_id}/rounds/{rnd}")
+async def round_result(match_id: MatchId, rnd: int, db: Db, request: Request, srv: Srv) -> Response:
+    """A finished round's 结算, itemised (public: the round is over, every card face up).
+    A live match's from its table; a finished match's from the cached record, worked out
+    once."""
+    srv.rates.replay.take(address(request))
+    if not 0 <= rnd < MAX_ROUNDS:
+        raise ApiError("not_finished", f"round {rnd} of match {match_id} is not over", 404)
+    row = await _match_row(db, match_id)
+    if row.status != "finished":  # live (here or on another worker): from its table
+        table = await _table(srv, db, row)
+        finished = table.match.finished
+        if not 0 <= rnd < len(finished):
+            raise ApiError("not_finished", f"round {rnd} of match {match_id} is not over", 404)
+        body = {"round": rnd, **result_json(finished[rnd])}
+        return Response(json.dumps(body, ensure_ascii=False), media_type="application/json")
+    record = await _record(srv, match_id)
+
+    async def work() -> bytes:
+        return await asyncio.to_thread(result_json_of, record, match_id, rnd)
+
+    data = await srv.derived.get(_round_key(match_id, rnd, 4), work)
+    return Response(data, media_type="application/json")
+
+
+@router.get("/matches/{match_id}/replay/{rnd}")
+async def replay_round(
+    match_id: MatchId,
+    rnd: int,
+    db: Db,
+    request: Request,
+    srv: Srv,
+    seat: Annotated[int | None, Query(ge=0, le=2)] = None,
+) -> Response:
+    """One round of a finished match step by step, as ``seat`` (None: a spectator) saw
+    it: from the cached record, worked out in a thread once and kept (public and
+    anonymous, so no request replays the match again)."""
+    srv.rates.replay.take(address(request))
+    if not 0 <= rnd < MAX_ROUNDS:
+        raise ApiError("no_round", f"a match has at most {MAX_ROUNDS} rounds, not {rnd}", 404)
+    record = await _record(srv, match_id)
+
+    async def work() -> bytes:
+        return await asyncio.to_thread(steps_json, record, rnd, seat)
+
+    steps = await srv.derived.get(_round_key(match_id, rnd, 3 if seat is None else seat), work)
+    row = await _match_row(db, match_id)  # the record exists, so the match does
+    found = await db.execute(
+        select(Account.nickname)
+        .join(RoomSeat, RoomSeat.account_id == Account.id)
+        .where(RoomSeat.room_id == row.room_id)
+        .order_by(RoomSeat.seat)
+    )
+    names = json.dumps([n for (n,) in found.all()], ensure_ascii=False)
+    return Response(
+        steps[:-1] + b',"names":' + names.encode() + b"}", media_type="application/json"
+    )
+
+
+@seed_router.post("/rooms/{code}/seed", status_code=204)
+async def seed(code: str, body: SeedBody, me: Me, db: Db, request: Request) -> None:
+    """Fix a room's deals before its start (tests only: ``PAOHUZI_TEST_SEEDS=1``)."""
+    room = await db.scalar(room_by_code(code))
+    if room is None:
+        raise ApiError("no_room", f"no room {code!r}", 404)
+    if room.host_id != me.id:
+        raise ApiError("not_host", "only the host may seed the room", 403)
+    request.app.state.seeds[code] = body.seed
