@@ -87,6 +87,14 @@ def serve_cmd(
             envvar="PAOHUZI_TRUSTED_PROXIES",
         ),
     ] = None,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            help="Also show the libraries' INFO lines: Alembic's migration steps, uvicorn's "
+            "start-up and one line per request with the client's address.",
+        ),
+    ] = False,
 ) -> None:
     """Run the multiplayer server (migrates the database first); GET /health when ready."""
     _need_server()
@@ -129,7 +137,7 @@ def serve_cmd(
             raise typer.Exit(2) from None
     with _database(url):
         run(host, port, url, settings, log_format, redis_url=redis, lease_ms=lease_ms,
-            workers=workers, trusted_proxies=proxies)  # fmt: skip
+            workers=workers, trusted_proxies=proxies, verbose=verbose)  # fmt: skip
 
 
 @db_app.command("upgrade")
