@@ -1,53 +1,63 @@
-"""Every command in the README is run here (the test command is what .ci/run runs)."""
+"""Every command of the README and of the documentation pages runs here.
+
+The README's first command (the server, on a fresh copy of the tree) and the terminal
+game's run verbatim; its test command is what .ci/run runs. Every unmarked command of the
+README and of the pages under docs/ runs, one line at a time (long measurements in their
+short form); each tutorial under docs/tutorials/ runs in order, a page at a time, with the
+server its ``<!-- server-start -->`` block starts; every marked block is read by name by a
+test of its own (docblocks.marked).
+"""
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-
-BLOCK = re.compile(r"(<!-- ([a-z-]+) -->\n)?```(sh|python)\n(.*?)```", re.S)
-
-
-def blocks() -> list[tuple[str | None, str, str]]:
-    return [(m.group(2), m.group(3), m.group(4)) for m in BLOCK.finditer(README)]
-
-
-def sh_commands() -> list[str]:
-    out = []
-    for marker, lang, body in blocks():
-        if lang == "sh" and marker is None:
-            out += [line for line in body.splitlines() if line.strip() and not line.startswith("#")]
-    return out
-
-
-def marked(name: str) -> str:
-    for marker, _lang, body in blocks():
-        if marker == name:
-            return body.strip()
-    raise AssertionError(f"README has no <!-- {name} --> block")
+from tests.docblocks import (
+    BIN,
+    README,
+    ROOT,
+    TUTORIALS,
+    blocks,
+    command_pages,
+    marked,
+    pages,
+    rel,
+    sh_commands,
+)
 
 
 def test_every_marked_block_has_a_test_of_its_own() -> None:
-    """The generic runner skips marked blocks, so some test must read each one by name, or
+    """The generic runners skip marked blocks, so some test must read each one by name, or
     (the compiled build, which CI builds apart) a CI script must run each of its commands."""
     tests = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
     ci = "".join(p.read_text(encoding="utf-8") for p in (ROOT / ".ci").iterdir() if p.is_file())
-    for marker, _lang, body in blocks():
-        if marker is None or f'"{marker}"' in tests or f"<!-- {marker} -->" in tests:
-            continue
-        commands = [line.split("#")[0].strip() for line in body.splitlines() if line.strip()]
-        assert commands and all(c in ci for c in commands), f"nothing runs <!-- {marker} -->"
+    for page in pages():
+        for marker, _lang, body in blocks(page):
+            if marker is None or f'"{marker}"' in tests or f"<!-- {marker} -->" in tests:
+                continue
+            commands = [line.split("#")[0].strip() for line in body.splitlines() if line.strip()]
+            assert commands and all(c in ci for c in commands), (
+                f"nothing runs <!-- {marker} --> in {rel(page)}"
+            )
+
+
+def test_marker_names_are_unique() -> None:
+    """``marked`` finds a block by its name alone; the tutorials' runner markers repeat."""
+    seen: dict[str, str] = {}
+    for page in pages():
+        for marker, _lang, _body in blocks(page):
+            if marker is None or marker in RUNNER_MARKERS:
+                continue
+            assert marker not in seen, f"<!-- {marker} --> in {seen[marker]} and {rel(page)}"
+            seen[marker] = rel(page)
 
 
 def test_readme_opens_with_play_then_test_command() -> None:
@@ -68,22 +78,112 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert script.split("'")[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("command", sh_commands())
-def test_readme_shell_command(command: str) -> None:
+def _short(command: str) -> str:
+    """A documented command as the tests run it: this venv, long measurements short."""
     cmd = command.replace(".venv/bin/", f"{BIN}/")
-    # Long measurements run in their short form here; the figures come from the full ones.
     cmd = re.sub(r"--deals \d+", "--deals 2", cmd)
     if "benchmarks/" in cmd:
         cmd += " --quick"
-    r = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, f"{command}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    assert r.stdout.strip(), f"{command} printed nothing"
+    return cmd
 
 
-def test_readme_python_blocks() -> None:
-    for _marker, lang, body in blocks():
+COMMANDS = [(rel(p), c) for p in command_pages() for c in sh_commands(p)]
+
+
+@pytest.mark.parametrize(("page", "command"), COMMANDS, ids=[f"{p}: {c}" for p, c in COMMANDS])
+def test_documented_shell_command(page: str, command: str) -> None:
+    r = subprocess.run(
+        ["bash", "-c", _short(command)], cwd=ROOT, capture_output=True, text=True, timeout=900
+    )
+    assert r.returncode == 0, f"{page}: {command}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    assert r.stdout.strip(), f"{page}: {command} printed nothing"
+
+
+@pytest.mark.parametrize("page", command_pages(), ids=rel)
+def test_documented_python_blocks(page: Path) -> None:
+    for i, (_marker, lang, body) in enumerate(blocks(page)):
         if lang == "python":
-            exec(compile(body, "README.md", "exec"), {})
+            exec(compile(body, f"{rel(page)} block {i}", "exec"), {"__name__": "docs"})
+
+
+# -- the tutorials: each page in order, with its server ---------------------------------
+
+RUNNER_MARKERS = ("server-start", "same-as-readme")
+
+
+def _in_tutorial(command: str, tmp: Path, port: int) -> str:
+    return (
+        command.replace(".venv/bin/", f"{BIN}/")
+        .replace("http://127.0.0.1:8000", f"http://127.0.0.1:{port}")
+        .replace("--port 8000", f"--port {port}")
+        .replace("/tmp/paohuzi-", f"{tmp}/paohuzi-")
+    )
+
+
+def test_there_are_the_six_tutorials() -> None:
+    names = {p.stem for p in TUTORIALS}
+    assert {
+        "play-with-friends",
+        "host-a-club",
+        "score-a-hand",
+        "write-a-bot",
+        "train-an-agent",
+        "several-workers",
+    } <= names
+
+
+@pytest.mark.parametrize("page", TUTORIALS, ids=rel)
+def test_tutorial_runs_in_order(page: Path, tmp_path: Path) -> None:
+    """Every block of the tutorial, top to bottom: shell lines in bash (each must succeed
+    and print), Python blocks in one namespace, a ``server-start`` block as a server on a
+    free port that the later blocks' ``http://127.0.0.1:8000`` and ``--port 8000`` mean."""
+    from paohuzi.server.process import ServerProcess, free_port
+
+    port = free_port()
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(os.environ, HOME=str(home), PYTHONPATH=str(ROOT / "src"))
+    namespace: dict[str, object] = {"__name__": "tutorial"}
+    server = None
+    ran = 0
+    try:
+        for i, (marker, lang, body) in enumerate(blocks(page)):
+            if marker == "same-as-readme":
+                readme = [b.strip() for m, _l, b in blocks() if m is not None]
+                assert body.strip() in readme, f"{rel(page)} block {i} is not the README's"
+                continue
+            if marker == "server-start":
+                assert server is None, "one server a tutorial"
+                cmd = _in_tutorial(body.strip(), tmp_path, port)
+                server = ServerProcess(tmp_path / "unused.db", tmp_path / "serve.log",
+                                       env=env, port=port, cmd=shlex.split(cmd))  # fmt: skip
+                server.start(120)
+                ran += 1
+                continue
+            if marker is not None:
+                continue  # run by the test that reads it by name
+            if lang == "python":
+                exec(compile(body, f"{rel(page)} block {i}", "exec"), namespace)
+                ran += 1
+                continue
+            for line in body.splitlines():
+                if not line.strip() or line.startswith("#"):
+                    continue
+                cmd = _in_tutorial(line, tmp_path, port)
+                r = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True,
+                                   text=True, timeout=900, env=env)  # fmt: skip
+                assert r.returncode == 0, (
+                    f"{rel(page)}: {line}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+                )
+                assert r.stdout.strip(), f"{rel(page)}: {line} printed nothing"
+                ran += 1
+    finally:
+        if server is not None:
+            server.stop()
+    assert ran, f"{rel(page)} has nothing to run"
+
+
+# -- the README's play commands, verbatim on a fresh copy of the tree -------------------
 
 
 def _fresh_checkout(tmp_path: Path) -> Path:
