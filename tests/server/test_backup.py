@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from sqlalchemy import text
 from paohuzi.core.record import load_record, replay_match
 from paohuzi.server.db import sync_engine
 
+from ..docblocks import marked
 from .conftest import SRC, Server
 from .pg import pg_database
 
@@ -30,6 +32,18 @@ def _paohuzi(*args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "paohuzi", *args], capture_output=True, text=True, env=env,
         timeout=300,
     )  # fmt: skip
+
+
+def _deploy(block: str, line: int, swaps: dict[str, str]) -> list[str]:
+    """A line of a docs/deploy.md block, its paths and URLs swapped, as ``paohuzi`` args."""
+    whole = marked(block)
+    text = whole.splitlines()[line]
+    for old, new in swaps.items():
+        assert old in whole, (old, whole)  # the block still names what the test replaces
+        text = text.replace(old, new)
+    words = shlex.split(text)
+    assert words[0] == ".venv/bin/paohuzi", words
+    return words[1:]
 
 
 def _bot(srv: Server, rounds: int, record: Path) -> subprocess.Popen[str]:
@@ -64,6 +78,11 @@ def fresh_url(db_url: str, tmp_path: Path) -> Iterator[str]:
 def test_backup_during_play_restores_and_replays(
     db_url: str, fresh_url: str, tmp_path: Path
 ) -> None:
+    swaps = {  # docs/deploy.md's commands, on this test's files and databases
+        "/var/backups/paohuzi/server-now.db": str(tmp_path / "backup.bin"),
+        "sqlite:////var/lib/paohuzi/server.db": db_url,
+        "sqlite:////var/lib/paohuzi/restored.db": fresh_url,
+    }
     srv = Server(db_url, tmp_path / "server.log")
     srv.start()
     try:
@@ -75,7 +94,7 @@ def test_backup_during_play_restores_and_replays(
         while _decisions(db_url, 2) < 20:
             assert second.poll() is None and time.monotonic() < deadline, "no second match"
             time.sleep(0.05)
-        done = _paohuzi("db", "backup", str(tmp_path / "backup.bin"), "--db", db_url)
+        done = _paohuzi(*_deploy("deploy-backup", 0, swaps))
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("backup of ") and "backup.bin" in done.stdout
         out, _ = second.communicate(timeout=600)
@@ -86,9 +105,12 @@ def test_backup_during_play_restores_and_replays(
 
     again = _paohuzi("db", "backup", str(tmp_path / "backup.bin"), "--db", db_url)
     assert again.returncode == 1 and "already exists" in again.stderr  # never overwritten
-    done = _paohuzi("db", "restore", str(tmp_path / "backup.bin"), "--db", fresh_url)
+    done = _paohuzi(*_deploy("deploy-backup", 1, swaps))
     assert done.returncode == 0, done.stderr
     assert 20 <= _decisions(fresh_url, 2) < total  # the snapshot taken mid-match
+    upgraded = _paohuzi(*_deploy("deploy-upgrade", 0, {
+        "sqlite:////var/lib/paohuzi/server.db": fresh_url}))  # fmt: skip
+    assert upgraded.returncode == 0 and upgraded.stdout.startswith("database at head"), upgraded
 
     restored = Server(fresh_url, tmp_path / "restored.log")
     restored.start()

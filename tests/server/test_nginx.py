@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import ssl
 import subprocess
@@ -27,6 +28,7 @@ import pytest
 
 from paohuzi.server.process import free_port
 
+from ..docblocks import marked
 from .conftest import SRC, Server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +54,15 @@ def _certificate(d: Path) -> tuple[Path, Path]:
         check=True, capture_output=True,
     )  # fmt: skip
     return cert, key
+
+
+def deploy_serve(port: int, db: str) -> list[str]:
+    """docs/deploy.md's <!-- deploy-serve --> command on ``port`` with database ``db``."""
+    words = shlex.split(marked("deploy-serve"))
+    assert words[:2] == [".venv/bin/paohuzi", "serve"], words
+    assert f"--trusted-proxy {PROXY_ADDR}" in " ".join(words) and "--verbose" in words
+    words[words.index("--port") + 1] = str(port)
+    return [sys.executable, "-m", "paohuzi", *words[1:], "--db", db]
 
 
 def site_for_test(text: str, https: int, http: int, upstream: int, cert: Path, key: Path) -> str:
@@ -97,7 +108,7 @@ def proxied(tmp_path: Path) -> Iterator[tuple[str, Server, Path]]:
     checked = subprocess.run([nginx, "-t", *conf], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     srv = Server(tmp_path / "server.db", tmp_path / "server.log", port=upstream,
-                 args=["--trusted-proxy", PROXY_ADDR, "--verbose"])  # fmt: skip
+                 cmd=deploy_serve(upstream, f"sqlite:///{tmp_path / 'server.db'}"))  # fmt: skip
     srv.start()
     proxy = subprocess.Popen([nginx, *conf, "-g", "daemon off;"], stderr=subprocess.PIPE)
     try:
