@@ -118,7 +118,7 @@ def tune_gc() -> None:
     100-250 ms on this machine (100 rooms), every socket waiting, which was the load
     benchmark's p99. So: what start-up built (modules, the app: some 125,000 objects)
     is frozen, never scanned again, and the young generation is larger, so short-lived
-    objects die there. Measured side by side in the README (Server load).
+    objects die there. Measured side by side in docs/performance.md (The server under load).
     """
     import gc
 
