@@ -55,13 +55,11 @@ def test_a_file_that_is_not_labels_is_one_error_line(
 
 def test_the_readmes_study_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The README's command, on a small labels file in place of the kept one."""
-    import re
     import shlex
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    m = re.search(r"<!-- label-study-command -->\n```sh\n(.*?)\n```", readme, re.S)
-    assert m, "README has no <!-- label-study-command --> block"
-    words = shlex.split(m.group(1))
+    from tests.docblocks import marked
+
+    words = shlex.split(marked("label-study-command"))
     assert words[:2] == [".venv/bin/python", "tools/label_study.py"]
     assert words[2] == "runs/labels-seed1.npz"  # what the search-distill command keeps
     path = tmp_path / "labels.npz"

@@ -94,13 +94,11 @@ def test_the_readmes_scan_command_in_a_tiny_form(
     block: str, base: str, kept: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The README's scans, on 2 deals and one worker, writing to tmp_path instead of docs/."""
-    import re
     import shlex
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    m = re.search(rf"<!-- {block} -->\n```sh\n(.*?)\n```", readme, re.S)
-    assert m, f"README has no <!-- {block} --> block"
-    words = shlex.split(m.group(1))
+    from tests.docblocks import marked
+
+    words = shlex.split(marked(block))
     assert words[:2] == [".venv/bin/python", "tools/weight_scan.py"]
     args = words[2:]
     assert args[args.index("--base") + 1] == base

@@ -195,7 +195,7 @@ def test_readme_bot_command_plays_against_the_readme_serve_command(
 ) -> None:
     """The README's two commands go together: the bot command, pointed at the port the
     serve command uses (here the test server's), plays a match and saves its record."""
-    from tests.test_readme import BIN, marked
+    from tests.docblocks import BIN, marked
 
     serve, bot = marked("serve-command"), marked("bot-command")
     assert "--port 8000" in serve and "http://127.0.0.1:8000" in bot

@@ -20,7 +20,7 @@ import httpx
 
 from paohuzi.server.process import ServerProcess, free_port
 
-from ..test_readme import marked
+from ..docblocks import marked
 from .conftest import Player, check_ledger, guest, join, replayed, room, seat_events, start
 from .pg import pg_database
 from .redisdb import redis_database
@@ -129,7 +129,7 @@ def test_readme_cluster_block_runs_as_written(tmp_path: Path) -> None:
     bench = [line for line in lines if "benchmarks/" in line]
     assert len(serve) == 2 and len(bench) == 1 and len(lines) == 3, lines
     with redis_database() as redis_url, redis_database() as bench_redis, pg_database() as db:
-        # The measurement line, in its short form (as test_readme.py runs benchmarks), on
+        # The measurement line, in its short form (as test_docs_commands.py runs benchmarks), on
         # the test PostgreSQL and a Redis database of its own: cluster_load.py takes them
         # from $PAOHUZI_TEST_PG_URL / $PAOHUZI_TEST_REDIS_URL. It runs beside the workers.
         cmd = bench[0].replace(".venv/bin/", f"{BIN}/") + " --quick"

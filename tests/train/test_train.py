@@ -39,13 +39,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _readme_command(marker: str = "train-command") -> list[str]:
     """The README's marked training command, as arguments of ``paohuzi``."""
-    import re
     import shlex
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    m = re.search(rf"<!-- {marker} -->\n```sh\n(.*?)\n```", readme, re.S)
-    assert m, f"README has no <!-- {marker} --> block"
-    words = shlex.split(m.group(1).split("#")[0])
+    from tests.docblocks import marked
+
+    words = shlex.split(marked(marker).split("#")[0])
     assert words[:2] == [".venv/bin/paohuzi", "train"]
     return words[1:]
 

@@ -13,8 +13,8 @@ bot it sees nothing else:
   the ``heuristic`` bot (see :mod:`paohuzi.train.tune`).
 
 Inference needs numpy alone: the weights were exported from torch into
-``learned.npz`` beside this module (float16, 1.6 MB). The README's model
-card says how it was trained and how strong it is.
+``learned.npz`` beside this module (float16, 1.6 MB). The model card in
+docs/strength.md says how it was trained and how strong it is.
 """
 
 from __future__ import annotations

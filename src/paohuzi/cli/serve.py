@@ -1,9 +1,11 @@
-"""``paohuzi serve`` and ``paohuzi db upgrade``: the multiplayer server (extra ``server``)."""
+"""``paohuzi serve`` and ``paohuzi db upgrade|backup|restore``: the multiplayer server
+(extra ``server``) and its database."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -87,6 +89,14 @@ def serve_cmd(
             envvar="PAOHUZI_TRUSTED_PROXIES",
         ),
     ] = None,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            help="Also show the libraries' INFO lines: Alembic's migration steps, uvicorn's "
+            "start-up and one line per request with the client's address.",
+        ),
+    ] = False,
 ) -> None:
     """Run the multiplayer server (migrates the database first); GET /health when ready."""
     _need_server()
@@ -129,7 +139,7 @@ def serve_cmd(
             raise typer.Exit(2) from None
     with _database(url):
         run(host, port, url, settings, log_format, redis_url=redis, lease_ms=lease_ms,
-            workers=workers, trusted_proxies=proxies)  # fmt: skip
+            workers=workers, trusted_proxies=proxies, verbose=verbose)  # fmt: skip
 
 
 @db_app.command("upgrade")
@@ -142,3 +152,43 @@ def db_upgrade_cmd(db: Annotated[str | None, typer.Option(help=_DB_HELP)] = None
     with _database(url):
         upgrade(url)
     typer.echo(f"database at head: {safe_url(url)}")
+
+
+@db_app.command("backup")
+def db_backup_cmd(
+    path: Annotated[Path, typer.Argument(help="The backup file to write (must not exist).")],
+    db: Annotated[str | None, typer.Option(help=_DB_HELP)] = None,
+) -> None:
+    """Back the database up while the server runs (SQLite's online backup; pg_dump)."""
+    _need_server()
+    from ..server.backup import BackupError, backup
+    from ..server.db import backend_of, default_db_url, safe_url
+
+    url = db or default_db_url()
+    backend_of(url)
+    with _database(url):
+        try:
+            size = backup(url, path)
+        except BackupError as e:
+            fail(str(e), 1)
+    typer.echo(f"backup of {safe_url(url)} written to {path} ({size:,} bytes)")
+
+
+@db_app.command("restore")
+def db_restore_cmd(
+    path: Annotated[Path, typer.Argument(help="A file written by paohuzi db backup.")],
+    db: Annotated[str | None, typer.Option(help=_DB_HELP + "; a new, empty database")] = None,
+) -> None:
+    """Restore a backup into a new, empty database, then migrate it to the head."""
+    _need_server()
+    from ..server.backup import BackupError, restore
+    from ..server.db import backend_of, default_db_url, safe_url
+
+    url = db or default_db_url()
+    backend_of(url)
+    with _database(url):
+        try:
+            restore(url, path)
+        except BackupError as e:
+            fail(str(e), 1)
+    typer.echo(f"restored {path} into {safe_url(url)} (at head)")

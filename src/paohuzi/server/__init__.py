@@ -29,11 +29,14 @@ def run(
     lease_ms: int = 2000,
     workers: int = 1,
     trusted_proxies: Sequence[str] = (),
+    verbose: bool = False,
 ) -> None:
     """Migrate the database, then serve until interrupted (SIGTERM: a graceful stop); with
     ``workers`` > 1, that many processes on one port (uvicorn's supervisor), each a worker
     of the cluster (``redis_url``). X-Forwarded-For is believed only from
-    ``trusted_proxies`` (none: uvicorn would otherwise believe any loopback peer)."""
+    ``trusted_proxies`` (none: uvicorn would otherwise believe any loopback peer).
+    The address to open is the first line printed; the libraries' INFO lines (Alembic's
+    migration steps, uvicorn's start-up and request lines) only with ``verbose``."""
     import os
 
     import uvicorn
@@ -43,16 +46,16 @@ def run(
     from .logs import configure_logging
     from .protocol import MAX_FRAME
 
-    configure_logging(log_format)
-    upgrade(db_url)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     print(f"paohuzi: open http://{shown}:{port}/ in a browser to play", flush=True)
+    configure_logging(log_format, verbose=verbose)
+    upgrade(db_url)
     common: dict[str, object] = {
         "host": host,
         "port": port,
         "ws_max_size": MAX_FRAME,
         "ws_per_message_deflate": False,  # small messages: compressing costs more than it saves
-        "log_level": "info",
+        "log_level": "info" if verbose else "warning",
         "log_config": None,  # uvicorn's loggers go through configure_logging's handler
         "timeout_graceful_shutdown": 5,
         "proxy_headers": bool(trusted_proxies),
@@ -67,6 +70,7 @@ def run(
         os.environ.update({"PAOHUZI_DB": db_url, "PAOHUZI_REDIS": redis_url,
                            "PAOHUZI_LEASE_MS": str(lease_ms)})  # fmt: skip
         os.environ["PAOHUZI_LOG_FORMAT"] = log_format
+        os.environ["PAOHUZI_VERBOSE"] = "1" if verbose else ""
         if settings is not None:
             os.environ["PAOHUZI_GRACE"] = str(settings.grace)
             os.environ["PAOHUZI_DISSOLVE_SECONDS"] = str(settings.dissolve_seconds)
@@ -89,7 +93,8 @@ def app_from_env() -> FastAPI:
     from .app import create_app
     from .logs import configure_logging
 
-    configure_logging(os.environ.get("PAOHUZI_LOG_FORMAT", "text"))
+    verbose = bool(os.environ.get("PAOHUZI_VERBOSE"))
+    configure_logging(os.environ.get("PAOHUZI_LOG_FORMAT", "text"), verbose=verbose)
     app = create_app(
         os.environ["PAOHUZI_DB"],
         redis_url=os.environ.get("PAOHUZI_REDIS") or None,
@@ -113,7 +118,7 @@ def tune_gc() -> None:
     100-250 ms on this machine (100 rooms), every socket waiting, which was the load
     benchmark's p99. So: what start-up built (modules, the app: some 125,000 objects)
     is frozen, never scanned again, and the young generation is larger, so short-lived
-    objects die there. Measured side by side in the README (Server load).
+    objects die there. Measured side by side in docs/performance.md (The server under load).
     """
     import gc
 

@@ -10,9 +10,13 @@ import json
 import logging
 from datetime import UTC, datetime
 
-__all__ = ["LOG_FORMATS", "JsonFormatter", "configure_logging"]
+__all__ = ["LIBRARY_LOGGERS", "LOG_FORMATS", "JsonFormatter", "configure_logging"]
 
 LOG_FORMATS = ("text", "json")
+#: Libraries whose INFO lines (Alembic's migration steps, uvicorn's start-up and request
+#: lines, SQLAlchemy's) are shown only with ``paohuzi serve --verbose``; their warnings
+#: and errors always are.
+LIBRARY_LOGGERS = ("alembic", "uvicorn", "uvicorn.error", "uvicorn.access", "sqlalchemy")
 _TEXT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 # LogRecord attributes that are not extra fields given with ``log.info(..., extra={...})``.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
@@ -36,8 +40,12 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False)
 
 
-def configure_logging(fmt: str = "text", level: int = logging.INFO) -> None:
-    """Send every log line (the server's and uvicorn's) to stderr in ``fmt``."""
+def configure_logging(
+    fmt: str = "text", level: int = logging.INFO, *, verbose: bool = True
+) -> None:
+    """Send every log line (the server's and uvicorn's) to stderr in ``fmt``; without
+    ``verbose`` the libraries' (``LIBRARY_LOGGERS``) only from WARNING up, so a start
+    shows the address to open and the server's own short log, not Alembic's steps."""
     if fmt not in LOG_FORMATS:
         raise ValueError(f"log format {fmt!r}: choose text or json")
     handler = logging.StreamHandler()
@@ -49,3 +57,5 @@ def configure_logging(fmt: str = "text", level: int = logging.INFO) -> None:
         lg = logging.getLogger(name)
         lg.handlers[:] = []
         lg.propagate = True
+    for name in LIBRARY_LOGGERS:
+        logging.getLogger(name).setLevel(logging.NOTSET if verbose else logging.WARNING)
