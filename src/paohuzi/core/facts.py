@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import itertools
 import operator
-import types
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from . import kernels
 from .actions import shape_faces
 from .cards import NUM_FACES, RED_MASK
 from .groups import Group, GroupKind, TableGroup, huxi_of
@@ -281,12 +281,6 @@ class SeatFacts:
         return self.owned + gained == _W[self.quads]  # owes_discard, inlined
 
 
-# Whether this module runs compiled (mypyc): its functions are then builtins. The
-# compiled build counts a hand in a plain loop of native ints, the interpreter in
-# bytes operations (a Python loop costs it more); both give the same facts.
-_COMPILED: Final = not isinstance(owes_discard, types.FunctionType)
-
-
 def _free(c: int) -> int:
     """Free copies of a face held ``c`` times: a 坎 is not free."""
     return c if c < 3 else 0
@@ -327,7 +321,7 @@ def _counted(hand: list[int]) -> tuple[int, int, int, int, int, int, int]:
 def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
     """The :class:`SeatFacts` of a hand (counts, at most 3 of a face) and its table."""
     b = bytes(hand)
-    if _COMPILED:
+    if kernels.COMPILED:  # the compiled build counts in a native loop, see _counted
         singles, pairs, kans, n_hand, n_free, kan_huxi, bound = _counted(
             hand if isinstance(hand, list) else list(hand)
         )

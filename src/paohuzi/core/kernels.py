@@ -27,6 +27,7 @@ __all__ = [
     "faces_of_counts",
     "hand_info",
     "hand_size",
+    "has_four",
     "lanes_of",
     "pack",
     "shuffle",
@@ -83,6 +84,16 @@ def hand_size(h: list[int]) -> int:
             n += c
         return n
     return sum(h)
+
+
+def has_four(h: list[int]) -> bool:
+    """Whether a hand holds four of a face: compiled, a loop beats a generic ``in``."""
+    if COMPILED:
+        for c in h:  # noqa: SIM110 (compiled, any() of a generator builds an object)
+            if c == 4:
+                return True
+        return False
+    return 4 in h
 
 
 # Discards by the free/not-free string of a hand's small and big halves (interpreted) ...

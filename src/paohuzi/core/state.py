@@ -13,9 +13,7 @@ and :mod:`.hand` (winning); this module applies them in the order of §4–§6.
 
 from __future__ import annotations
 
-import itertools
 import random
-import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -48,8 +46,9 @@ from .deal import Deal, check_seat, check_seed, deal_from_seed
 from .errors import IllegalActionError, NotationError, RecordError
 from .events import Event, EventDetail, EventKind
 from .facts import SeatFacts, TableFacts, owes_discard, related_mask, seat_facts, table_facts
-from .groups import Group, GroupKind, TableGroup
+from .groups import Group, GroupKind, TableGroup, same_face_groups
 from .hand import WinResult, complete_size, evaluate_counts
+from .kernels import discard_faces, hand_size, has_four
 from .rules import HONG_GUAI_WAN, RuleSet
 from .scoring import settle
 
@@ -60,51 +59,12 @@ _NO_CHI: Final[dict[int, Action]] = {}
 
 
 # Pre-built same-face groups by kind and face: immutable, so tables share them.
-def _same_face(k: GroupKind) -> tuple[Group, ...]:
-    return tuple(Group(k, (f,) * k.size) for f in range(NUM_FACES))
-
-
-_TI_G: Final = _same_face(_T.TI)
-_PAO_G: Final = _same_face(_T.PAO)
-_WEI_G: Final = _same_face(_T.WEI)
-_CHOUWEI_G: Final = _same_face(_T.CHOUWEI)
-_PENG_G: Final = _same_face(_T.PENG)
+_TI_G: Final = same_face_groups(_T.TI)
+_PAO_G: Final = same_face_groups(_T.PAO)
+_WEI_G: Final = same_face_groups(_T.WEI)
+_CHOUWEI_G: Final = same_face_groups(_T.CHOUWEI)
+_PENG_G: Final = same_face_groups(_T.PENG)
 _PENG_TG: Final = tuple(TableGroup(g) for g in _PENG_G)
-
-# Legal discards by the free/not-free string of a hand's small and big halves.
-_FREE_CH: Final = bytes(49 if 0 < c < 3 else 48 for c in range(256))
-_DISCARDS_SMALL: Final = {
-    bytes(p): tuple(f for f in range(10) if p[f] == 49) for p in itertools.product(b"01", repeat=10)
-}
-_DISCARDS_BIG: Final = {k: tuple(f + 10 for f in v) for k, v in _DISCARDS_SMALL.items()}
-# The same by a bit mask of the free faces of each half (the compiled build's key).
-_DISCARDS_LOW: Final = tuple(tuple(f for f in range(10) if m >> f & 1) for m in range(1 << 10))
-_DISCARDS_HIGH: Final = tuple(tuple(f + 10 for f in t) for t in _DISCARDS_LOW)
-
-
-def _free_mask(h: list[int]) -> int:
-    """The faces of which a hand holds one or two copies (the ones it may discard)."""
-    m = 0
-    bit = 1  # 1 << f, doubled as f goes up (native adds, no shifts)
-    for f in range(NUM_FACES):
-        c = h[f]
-        if c == 1 or c == 2:
-            m |= bit
-        bit += bit
-    return m
-
-
-def _hand_size(h: list[int]) -> int:
-    """``sum(h)`` as the compiled build's native loop (its sum() is a generic call)."""
-    n = 0
-    for c in h:
-        n += c
-    return n
-
-
-# Whether this module runs compiled (mypyc): its functions are then builtins, and
-# plain loops of native ints beat the bytes operations the interpreter prefers.
-_COMPILED: Final = not isinstance(_free_mask, types.FunctionType)
 
 
 # The commonest events, built once: immutable, so the logs can share them.
@@ -420,12 +380,7 @@ class State:
             if seat != self.turn:
                 return ()
             h = self.hands[seat]
-            if _COMPILED:
-                m = _free_mask(h)
-                ids = _DISCARDS_LOW[m & 1023] + _DISCARDS_HIGH[m >> 10]
-            else:
-                key = bytes(h).translate(_FREE_CH)
-                ids = _DISCARDS_SMALL[key[:10]] + _DISCARDS_BIG[key[10:]]
+            ids = discard_faces(h)
             if not ids:  # only with dead_hand off: a 坎 must be broken
                 ids = tuple(f for f in range(NUM_FACES) if h[f])
             return ids
@@ -492,7 +447,7 @@ class State:
         # Cheaper than the full seat facts, which the seat's next discard would drop.
         t = self.tfacts[seat] or self.table_facts(seat)
         h = self.hands[seat]
-        return owes_discard((_hand_size(h) if _COMPILED else sum(h)) + t.cards, t.quads)
+        return owes_discard(hand_size(h) + t.cards, t.quads)
 
     def card_counts(self) -> list[int]:
         """Every card accounted for, by face: hands, tables, piles, stock, card on offer."""
@@ -636,14 +591,16 @@ class State:
 
     # ------------------------------------------------------ moving cards
 
-    def touch(self, seat: int, *, table: bool = False) -> None:
+    def touch(self, seat: int, *, table: bool = False, tfacts: TableFacts | None = None) -> None:
         """Drop a seat's cached facts after its cards moved (and its table's, if ``table``).
 
         The one invalidation point: every transition that moves a seat's cards calls it.
+        With ``table``, the table facts become ``tfacts``: None (worked out again when
+        asked) or the caller's update of the old ones (an open group only adds to them).
         """
         self.facts[seat] = None
         if table:
-            self.tfacts[seat] = None
+            self.tfacts[seat] = tfacts
             self.tgroups[seat] = None
 
     def _lay(self, seat: int, tg: TableGroup) -> None:
@@ -673,13 +630,10 @@ class State:
         for f in taken:
             h[f] = h[f] - 1
         self.tables[seat] += placed
-        self.facts[seat] = None
-        self.tgroups[seat] = None
         t = self.tfacts[seat]
         if t is not None:
-            self.tfacts[seat] = TableFacts(
-                t.cards + 3 * len(placed), t.quads, t.huxi + huxi, t.wei, t.peng | peng
-            )
+            t = TableFacts(t.cards + 3 * len(placed), t.quads, t.huxi + huxi, t.wei, t.peng | peng)
+        self.touch(seat, table=True, tfacts=t)
 
     # ------------------------------------------------------ helpers
 
@@ -747,8 +701,7 @@ class State:
         )
         for i in range(3):
             s = (d.dealer + i) % 3
-            # Compiled, the loop over the faces costs less than a generic ``in``.
-            if _COMPILED or 4 in self.hands[s]:
+            if has_four(self.hands[s]):
                 self._dealt_ti(s)
         if self.rules.tianhu and self._offer_tianhu():
             return
@@ -963,7 +916,7 @@ class State:
         # Item assignments written out: compiled, ``a[i] -= 1`` is a generic operation.
         h = self.hands[p]
         h[x] = h[x] - 1
-        self.facts[p] = None  # touch(p), inlined on the hottest path
+        self.touch(p)
         chou_chi, chou_peng = self.chou_chi, self.chou_peng
         chou_chi[p] = chou_chi[p] | 1 << x
         chou_peng[p] = chou_peng[p] | 1 << x
