@@ -26,6 +26,7 @@ __all__ = [
     "discard_faces",
     "faces_of_counts",
     "hand_info",
+    "hand_masks",
     "hand_size",
     "has_four",
     "lanes_of",
@@ -94,6 +95,52 @@ def has_four(h: list[int]) -> bool:
                 return True
         return False
     return 4 in h
+
+
+# bytes.translate maps that turn a hand's counts into a face bit mask via int(_, 2).
+_SINGLE_CH: Final = bytes(49 if c == 1 else 48 for c in range(256))
+_PAIR_CH: Final = bytes(49 if c == 2 else 48 for c in range(256))
+_KAN_CH: Final = bytes(49 if c >= 3 else 48 for c in range(256))
+
+
+def hand_masks(hand: Sequence[int]) -> tuple[int, int, int, int, int, int]:
+    """Singles, pairs and 坎 of a hand: masks, its cards, its small and big 坎.
+
+    The masks are of the faces held once, twice, three times or more; the last two
+    counts are of the small and big faces held exactly three times.
+    """
+    if COMPILED:
+        return _hand_masks_loop(hand if isinstance(hand, list) else list(hand))
+    b = bytes(hand)
+    singles = int(b.translate(_SINGLE_CH)[::-1], 2)  # bit f of the reversed string is face f
+    pairs = int(b.translate(_PAIR_CH)[::-1], 2)
+    if 3 not in b:
+        return singles, pairs, 0, sum(b), 0, 0
+    kans = int(b.translate(_KAN_CH)[::-1], 2)
+    return singles, pairs, kans, sum(b), b.count(3, 0, 10), b.count(3, 10)
+
+
+def _hand_masks_loop(hand: list[int]) -> tuple[int, int, int, int, int, int]:
+    """Compiled: :func:`hand_masks` face by face."""
+    singles = pairs = kans = n = kans_small = kans_big = 0
+    bit = 1  # 1 << f, doubled as f goes up (native adds, no shifts)
+    for f in range(len(hand)):
+        c = hand[f]
+        if c:
+            n += c
+            if c == 1:
+                singles |= bit
+            elif c == 2:
+                pairs |= bit
+            else:
+                kans |= bit
+                if c == 3:
+                    if f < 10:
+                        kans_small += 1
+                    else:
+                        kans_big += 1
+        bit += bit
+    return singles, pairs, kans, n, kans_small, kans_big
 
 
 # Discards by the free/not-free string of a hand's small and big halves (interpreted) ...
