@@ -151,7 +151,6 @@ _BOUND_SMALL: Final = {
 _BOUND_BIG: Final = {c: _huxi_bound(c, _SET_HUXI[1]) for c in _BOUND_SMALL}
 _SMALL_FACES: Final = operator.itemgetter(0, 1, 2, 6, 9)
 _BIG_FACES: Final = operator.itemgetter(10, 11, 12, 16, 19)
-_FREE_COUNT: Final = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 
 
 # Enum members as plain globals: a member lookup costs ten times a global's.
@@ -273,11 +272,9 @@ class SeatFacts:
 
 def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
     """The :class:`SeatFacts` of a hand (counts, at most 3 of a face) and its table."""
-    singles, pairs, kans, n_hand, kans_small, kans_big = hand_masks(hand)
+    singles, pairs, kans, n_hand, kans_small, kans_big, fb = hand_masks(hand)
     kan_huxi = _KAN_HUXI[0] * kans_small + _KAN_HUXI[1] * kans_big  # 坎: 胡息, and not free
     n_free = n_hand - 3 * (kans_small + kans_big)
-    b = bytes(hand)
-    fb = b.translate(_FREE_COUNT) if kans else b
     mask = singles | pairs
     huxi = t.huxi + kan_huxi
     kan_wei = t.wei | kans

@@ -103,24 +103,31 @@ _PAIR_CH: Final = bytes(49 if c == 2 else 48 for c in range(256))
 _KAN_CH: Final = bytes(49 if c >= 3 else 48 for c in range(256))
 
 
-def hand_masks(hand: Sequence[int]) -> tuple[int, int, int, int, int, int]:
-    """Singles, pairs and 坎 of a hand: masks, its cards, its small and big 坎.
+# A hand's free count by face: a 坎 (three or more) is not free.
+_FREE_COUNT: Final = bytes(c if c < 3 else 0 for c in range(256))
 
-    The masks are of the faces held once, twice, three times or more; the last two
-    counts are of the small and big faces held exactly three times.
+HandMasks = tuple[int, int, int, int, int, int, bytes]
+
+
+def hand_masks(hand: Sequence[int]) -> HandMasks:
+    """Singles, pairs and 坎 of a hand: masks, its cards, its small and big 坎, free counts.
+
+    The masks are of the faces held once, twice, three times or more; the counts are
+    of the small and big faces held exactly three times; last, the free count of each
+    face as bytes (a 坎 counts 0).
     """
-    if COMPILED:
-        return _hand_masks_loop(hand if isinstance(hand, list) else list(hand))
     b = bytes(hand)
+    if COMPILED:
+        return _hand_masks_loop(hand if isinstance(hand, list) else list(hand), b)
     singles = int(b.translate(_SINGLE_CH)[::-1], 2)  # bit f of the reversed string is face f
     pairs = int(b.translate(_PAIR_CH)[::-1], 2)
     if 3 not in b:
-        return singles, pairs, 0, sum(b), 0, 0
+        return singles, pairs, 0, sum(b), 0, 0, b.translate(_FREE_COUNT)
     kans = int(b.translate(_KAN_CH)[::-1], 2)
-    return singles, pairs, kans, sum(b), b.count(3, 0, 10), b.count(3, 10)
+    return singles, pairs, kans, sum(b), b.count(3, 0, 10), b.count(3, 10), b.translate(_FREE_COUNT)
 
 
-def _hand_masks_loop(hand: list[int]) -> tuple[int, int, int, int, int, int]:
+def _hand_masks_loop(hand: list[int], b: bytes) -> HandMasks:
     """Compiled: :func:`hand_masks` face by face."""
     singles = pairs = kans = n = kans_small = kans_big = 0
     bit = 1  # 1 << f, doubled as f goes up (native adds, no shifts)
@@ -140,7 +147,7 @@ def _hand_masks_loop(hand: list[int]) -> tuple[int, int, int, int, int, int]:
                     else:
                         kans_big += 1
         bit += bit
-    return singles, pairs, kans, n, kans_small, kans_big
+    return singles, pairs, kans, n, kans_small, kans_big, b.translate(_FREE_COUNT) if kans else b
 
 
 # Discards by the free/not-free string of a hand's small and big halves (interpreted) ...
