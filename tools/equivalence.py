@@ -69,7 +69,9 @@ class Mismatch(Exception):
 
 
 def _legal_old(old: Any, seat: int) -> tuple[int, ...]:
-    return tuple(old.legal_ids(seat))
+    """The other build's legal ids: ``legal_ids`` before 0.2, ``legal_actions`` since."""
+    legal = getattr(old, "legal_ids", None) or old.legal_actions
+    return tuple(legal(seat))
 
 
 def step(new: Any, old: Any, seat: int, aid: int, where: str) -> None:

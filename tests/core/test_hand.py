@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from paohuzi.core import COMPILED
 from paohuzi.core.cards import counts_of, parse_face, parse_faces
 from paohuzi.core.errors import HandError, NotationError, PaohuziError
 from paohuzi.core.groups import GroupKind, parse_groups
@@ -432,3 +433,34 @@ def test_reprs() -> None:
     assert repr(own).startswith("<WinResult 伍 自摸 海底: 18 胡息, 海底胡 2, 3 囤 × 2 番 = 6 |")
     w = waits(table=T1, hand=H1)[0]
     assert repr(w) == "<Wait 伍: drawn by another 2, 自摸 3>"
+
+
+@pytest.mark.skipif(COMPILED, reason="compiled, the call to mingtang_of is bound at build time")
+def test_mingtang_read_the_win_facts_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 名堂 cache key is the WinFacts values in field order: each fact reaches its name."""
+    from paohuzi.core import evaluation
+    from paohuzi.core.cards import RED_FACES
+    from paohuzi.core.scoring import WinFacts
+
+    seen: list[WinFacts] = []
+    real = evaluation.mingtang_of
+    monkeypatch.setattr(evaluation, "mingtang_of", lambda f, r: seen.append(f) or real(f, r))
+    clear_cache()
+    cases = (
+        (T1, H1, "伍", True),
+        (T6K, "七", "七", False),
+        ("跑:柒柒柒柒 碰:叁叁叁 偎:九九九", "捌捌捌贰贰贰一一五五", "五", False),
+    )
+    for table, hand, card, last in cases:
+        seen.clear()
+        r = win(table, hand, card, last_card=last)
+        faces = [f for g in r.groups for f in g.faces]
+        big = sum(f >= 10 for f in faces)
+        assert seen[-1] == WinFacts(
+            red=sum(f in RED_FACES for f in faces),
+            big=big,
+            small=len(faces) - big,
+            pengpeng=all(len(set(g.faces)) == 1 for g in r.groups),
+            last_card=last,
+            shuahou=len(parse_faces(hand)) == 1,
+        ), r

@@ -1,9 +1,10 @@
 """The compiled build's native-int loops agree with the interpreter's bytes operations.
 
-seat facts, legal discards and ``faces_of_counts`` take a plain loop when compiled
-and bytes operations when interpreted. On the pure build these tests run both ways
-(switching the module's flag); on the compiled build the flag is fixed at compile
-time, so both runs take the loop, and the equivalence run compares the builds.
+The kernels (``paohuzi.core.kernels``: counts to faces, legal discards, hand sizes, the
+shuffle, the hand summary of win evaluation) and seat facts take a plain loop when
+compiled and bytes operations when interpreted. On the pure build these tests run both
+ways (switching the flag); on the compiled build the flag is fixed at compile time, so
+both runs take the loop, and the equivalence run compares the builds.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 
 import pytest
 
-from paohuzi.core import cards, deal, facts, hand, state
+from paohuzi.core import cards, deal, evaluation, kernels, state
 from paohuzi.core.engine import new_game
 from paohuzi.core.facts import seat_facts, table_facts
 from paohuzi.core.groups import Group, GroupKind, TableGroup
@@ -27,7 +28,7 @@ def _hands(n: int) -> list[list[int]]:
 def _both(monkeypatch: pytest.MonkeyPatch, module: object, fn: object) -> tuple[object, object]:
     out = []
     for flag in (False, True):
-        monkeypatch.setattr(module, "_COMPILED", flag)
+        monkeypatch.setattr(module, "COMPILED", flag)
         out.append(fn())  # type: ignore[operator]
     return out[0], out[1]
 
@@ -45,7 +46,7 @@ def test_seat_facts_loop_matches_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     ]
     for i, h in enumerate(_hands(3000)):
         t = tables[i % 3]
-        a, b = _both(monkeypatch, facts, lambda h=h, t=t: seat_facts(h, t, HONG_GUAI_WAN))
+        a, b = _both(monkeypatch, kernels, lambda h=h, t=t: seat_facts(h, t, HONG_GUAI_WAN))
         assert a == b, h
 
 
@@ -56,13 +57,13 @@ def test_legal_discards_loop_matches_bytes(monkeypatch: pytest.MonkeyPatch) -> N
         st.apply_fast(seat, st.legal_actions(seat)[0])
     for h in _hands(2000):
         st.hands[st.turn] = h
-        a, b = _both(monkeypatch, state, lambda: st.legal_actions(st.turn))
+        a, b = _both(monkeypatch, kernels, lambda: st.legal_actions(st.turn))
         assert a == b, h
 
 
 def test_faces_of_counts_loop_matches_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     for h in _hands(500):
-        a, b = _both(monkeypatch, cards, lambda h=h: cards.faces_of_counts(h))
+        a, b = _both(monkeypatch, kernels, lambda h=h: cards.faces_of_counts(h))
         assert a == b == tuple(f for f in range(20) for _ in range(h[f]))
 
 
@@ -71,30 +72,30 @@ def test_batched_shuffle_draws_as_random_shuffle(
     monkeypatch: pytest.MonkeyPatch, batch: int
 ) -> None:
     """The compiled build's shuffle (outputs in batches, refilled when they run out)."""
-    monkeypatch.setattr(deal, "_BATCH", batch)
+    monkeypatch.setattr(kernels, "_BATCH", batch)
     for seed in [*range(300), 2**63 - 1, -5, 10**30]:
         want = list(cards.full_deck())
         random.Random(seed).shuffle(want)
         got = list(cards.full_deck())
-        deal._shuffle_batched(got, random.Random(seed))
+        kernels._shuffle_batched(got, random.Random(seed))
         plain = list(cards.full_deck())
-        deal._shuffle(plain, random.Random(seed))
+        kernels._shuffle_calls(plain, random.Random(seed))
         assert got == want == plain, seed
 
 
 def test_deal_from_seed_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
     for seed in range(200):
-        a, b = _both(monkeypatch, deal, lambda seed=seed: deal.deal_from_seed(seed, seed % 3))
+        a, b = _both(monkeypatch, kernels, lambda seed=seed: deal.deal_from_seed(seed, seed % 3))
         assert a == b, seed
 
 
 def _hand_summary(h: list[int]) -> tuple[int, ...]:
-    """What win evaluation reads from a hand, worked out plainly (``hand._LANE`` bits a face)."""
+    """What win evaluation reads from a hand, worked out plainly (``kernels.LANE`` bits a face)."""
     kans = tuple(f for f in range(20) if h[f] == 3)
-    key = sum(h[f] << (hand._LANE * f) for f in range(20) if f not in kans)
+    key = sum(h[f] << (kernels.LANE * f) for f in range(20) if f not in kans)
     red = sum(h[f] for f in (1, 6, 9, 11, 16, 19))  # 二七十 and 贰柒拾
     n = sum(h)
-    kan_huxi = sum(hand._KAN_H[f] for f in kans)
+    kan_huxi = sum(evaluation._KAN_H[f] for f in kans)
     return (n, red, sum(h[10:]), key, n - 3 * len(kans), *kans, kan_huxi)
 
 
@@ -104,9 +105,29 @@ def test_hand_summary_loop_and_bytes_match_a_plain_count() -> None:
     """
     for h in [*_hands(400), [3] * 7 + [0] * 13, [0] * 20, [3, 0] * 10, [4] * 10 + [0] * 10]:
         want = _hand_summary(h)
-        ways = [hand._hand_info_loop(list(h))]
-        if hand._LANE == 8:
-            ways.append(hand._hand_info_bytes(h))
+        args = (evaluation._RED_LANES, evaluation._KAN_H)
+        ways = [kernels._hand_info_loop(list(h), *args)]
+        if kernels.LANE == 8:
+            ways.append(kernels._hand_info_bytes(h, *args))
         for got in ways:
             assert list(got[0]) == h
             assert (*got[1:6], *got[6], got[7]) == want, h
+
+
+def test_hand_size_and_four_of_a_face_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    for h in [*_hands(500), [4] + [0] * 19, [0] * 19 + [4]]:
+        a, b = _both(monkeypatch, kernels, lambda h=h: (kernels.hand_size(h), kernels.has_four(h)))
+        assert a == b == (sum(h), 4 in h), h
+
+
+def test_one_build_flag() -> None:
+    """The core's COMPILED is the kernels' flag, and no other core module works one out."""
+    import pathlib
+
+    from paohuzi import core
+
+    assert core.COMPILED is kernels.COMPILED
+    src = pathlib.Path(core.__file__).with_name("kernels.py").parent
+    for f in src.glob("*.py"):
+        if f.name != "kernels.py":
+            assert "FunctionType" not in f.read_text(encoding="utf-8"), f.name

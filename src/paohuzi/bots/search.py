@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from ..core.actions import HU_ID, PASS_ID, Action
-from ..core.cards import COPIES, NUM_FACES
+from ..core.cards import COPIES, NUM_FACES, faces_of_counts
 from ..core.engine import Assignment, Phase, State, TableGroup, determinize
 from ..core.errors import HandError
 from ..core.groups import Group, GroupKind
@@ -181,14 +181,10 @@ def sample_assignment(view: SeatView, rng: random.Random) -> Assignment:
                 h[g] += 1
                 h[f] -= 1
     return Assignment(
-        hands=(_faces(hands[0]), _faces(hands[1]), _faces(hands[2])),
+        hands=(faces_of_counts(hands[0]), faces_of_counts(hands[1]), faces_of_counts(hands[2])),
         hidden=chosen,
         stock=tuple(reversed(stock)),
     )
-
-
-def _faces(counts: list[int]) -> tuple[int, ...]:
-    return tuple(f for f in range(NUM_FACES) for _ in range(counts[f]))
 
 
 def sample_state(

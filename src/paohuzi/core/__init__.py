@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import cards as _cards
+from . import kernels as _kernels
 
-# A module mypyc compiled is an extension module: its file is not a .py.
-COMPILED: Final[bool] = not str(_cards.__file__).endswith(".py")
+# The one build flag, worked out in the kernels module (where the two builds' ways are).
+COMPILED: Final[bool] = _kernels.COMPILED
 
 __all__ = ["COMPILED"]

@@ -8,12 +8,11 @@ of faces, usually held as a count vector of length 20.
 
 from __future__ import annotations
 
-import types
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import Final
 
 from .errors import HandError, NotationError
+from .kernels import faces_of_counts  # both builds' ways side by side
 
 __all__ = [
     "BIG_GLYPHS",
@@ -225,23 +224,6 @@ def counts_of(faces: Iterable[object]) -> list[int]:
     return c
 
 
-def faces_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
-    """Return the sorted faces of a count vector."""
-    if _COMPILED:  # native ints: a plain loop (over a list: indexing is native)
-        cs: list[int] = counts if isinstance(counts, list) else list(counts)
-        out: list[int] = []
-        for f in range(len(cs)):
-            c = cs[f]
-            while c > 0:
-                out.append(f)
-                c -= 1
-        return tuple(out)
-    return tuple(b"".join([_FACE_BYTE[f] * c for f, c in enumerate(counts)]))
-
-
-_FACE_BYTE = [bytes((f,)) for f in range(NUM_FACES)]
-
-
 def full_deck() -> tuple[int, ...]:
     """Return all 80 cards in face order."""
     return tuple(f for f in range(NUM_FACES) for _ in range(COPIES))
@@ -258,7 +240,3 @@ def check_counts(counts: Sequence[int], what: str = "cards") -> None:
     for f, c in enumerate(counts):
         if c > COPIES:
             raise HandError(f"{what}: {c} copies of {glyph(f)} (only {COPIES} exist)")
-
-
-# Whether this module runs compiled (mypyc): its functions are then builtins.
-_COMPILED: Final = not isinstance(full_deck, types.FunctionType)

@@ -7,7 +7,6 @@ deals the same cards, on every Python version, so a record needs only the seed.
 from __future__ import annotations
 
 import random
-import types
 from dataclasses import dataclass
 from typing import Final
 
@@ -22,6 +21,7 @@ from .cards import (
     parse_faces,
 )
 from .errors import NotationError, RecordError
+from .kernels import shuffle
 
 __all__ = ["Deal", "check_seat", "check_seed", "deal_from_seed", "random_deal"]
 
@@ -152,10 +152,7 @@ def random_deal(seed: int, dealer: int) -> Deal:
 def deal_from_seed(seed: int, dealer: int) -> Deal:
     """:func:`random_deal` for a seed and dealer already checked (``new_game``'s path)."""
     deck = list(_DECK)
-    if _COMPILED:
-        _shuffle_batched(deck, random.Random(seed))
-    else:
-        _shuffle(deck, random.Random(seed))
+    shuffle(deck, random.Random(seed))
     hands: list[tuple[int, ...]] = []
     pos = 0
     for s in SEATS:
@@ -173,61 +170,3 @@ def check_seed(seed: object) -> int | None:
 
 
 _DECK: Final = tuple(full_deck())
-# (i, bits of i + 1) for the Fisher-Yates steps over the 80 cards.
-_STEPS: Final = tuple((i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
-
-
-def _shuffle(deck: list[int], rng: random.Random) -> None:
-    """``rng.shuffle(deck)``, step for step, in a third of the time.
-
-    The same draws of ``getrandbits`` as CPython's ``Random.shuffle`` (so seeds keep
-    their deals): step i draws ``getrandbits(k)``, k the bits of i + 1, until it is
-    at most i. Written out so that a deal does not depend on the Python version.
-    """
-    getrandbits = rng.getrandbits
-    for i, k in _STEPS:
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
-
-
-# 32-bit outputs drawn at once by the compiled build's shuffle: a shuffle takes about
-# 119 (more than 160 in about one deal in ten million: another batch is drawn then).
-_BATCH: Final = 160
-# By step i, the shift that turns the top byte of a 32-bit output into
-# getrandbits(bits of i + 1): 8 minus those bits.
-_TOP_SHIFT: Final = bytes(8 - (i + 1).bit_length() for i in range(DECK_SIZE))
-
-
-def _outputs(rng: random.Random) -> bytes:
-    """The generator's next :data:`_BATCH` 32-bit outputs, four bytes each, in order.
-
-    ``getrandbits(32 * n)`` is the next n outputs, the first in the lowest 32 bits.
-    """
-    return rng.getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little")
-
-
-def _shuffle_batched(deck: list[int], rng: random.Random) -> None:
-    """:func:`_shuffle` with the outputs drawn in batches (the compiled build's way).
-
-    ``getrandbits(k)`` for k ≤ 8 is the top k bits of the next 32-bit output, so of
-    its top byte: the same draws, the same deck. Compiled, a loop over bytes costs
-    a fraction of a call per draw; interpreted, the loop costs more than the calls.
-    """
-    out = _outputs(rng)
-    p = 3  # the top byte of the next output
-    for i in range(DECK_SIZE - 1, 0, -1):
-        shift = _TOP_SHIFT[i]
-        while True:
-            if p >= len(out):
-                out += _outputs(rng)
-            j = out[p] >> shift
-            p += 4
-            if j <= i:
-                break
-        deck[i], deck[j] = deck[j], deck[i]
-
-
-# Whether this module runs compiled (mypyc): its functions are then builtins.
-_COMPILED: Final = not isinstance(_shuffle, types.FunctionType)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import COPIES, NUM_FACES, format_faces, glyph
+from .cards import COPIES, NUM_FACES, faces_of_counts, format_faces, glyph
 from .deal import Deal
 from .errors import HandError
 from .groups import Group, GroupKind, TableGroup
@@ -144,7 +144,7 @@ def _bare_state(
 ) -> State:
     """A State with the view's public facts and the given cards, waiting for a discard."""
     # A stand-in deal (the real one is unknown): today's hands, the 亮张 last in the dealer's.
-    dealt = [tuple(f for f in range(NUM_FACES) for _ in range(h[f])) for h in hands]
+    dealt = [faces_of_counts(h) for h in hands]
     dealt[view.dealer] = (*dealt[view.dealer], view.liangzhang)
     deal = Deal._unchecked(view.dealer, tuple(dealt), tuple(reversed(stock)))
     st = State(rules, deal, balances=view.balances)

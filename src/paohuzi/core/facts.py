@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-import types
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -19,6 +18,7 @@ from .actions import shape_faces
 from .cards import NUM_FACES, RED_MASK
 from .groups import Group, GroupKind, TableGroup, huxi_of
 from .hand import complete_size
+from .kernels import hand_masks
 from .rules import RuleSet
 
 __all__ = [
@@ -130,13 +130,7 @@ def _huxi_bound(counts: tuple[int, ...], value: int) -> int:
     ``counts`` are free counts of 一二三七十 (a 坎 stays whole, so it counts as 0).
     """
     one, two, three, seven, ten = counts
-    return _bound5(one, two, three, seven, ten, value)
-
-
-def _bound5(one: int, two: int, three: int, seven: int, ten: int, value: int) -> int:
-    """:func:`_huxi_bound` on the five counts as arguments."""
-    # n123 + min(two - n123, min(seven, ten)) is largest at this closed form
-    # (written with comparisons: a compiled min() is a generic call).
+    # n123 + min(two - n123, min(seven, ten)) is largest at this closed form.
     n123 = one if one < two else two
     n123 = n123 if n123 < three else three
     n710 = seven if seven < ten else ten
@@ -157,11 +151,6 @@ _BOUND_SMALL: Final = {
 _BOUND_BIG: Final = {c: _huxi_bound(c, _SET_HUXI[1]) for c in _BOUND_SMALL}
 _SMALL_FACES: Final = operator.itemgetter(0, 1, 2, 6, 9)
 _BIG_FACES: Final = operator.itemgetter(10, 11, 12, 16, 19)
-# bytes.translate maps that turn a hand's counts into a face bit mask via int(_, 2).
-_SINGLE_CH: Final = bytes(49 if c == 1 else 48 for c in range(256))
-_PAIR_CH: Final = bytes(49 if c == 2 else 48 for c in range(256))
-_KAN_CH: Final = bytes(49 if c >= 3 else 48 for c in range(256))
-_FREE_COUNT: Final = bytes(c if c < 3 else 0 for c in range(256))  # a 坎 is not free
 
 
 # Enum members as plain globals: a member lookup costs ten times a global's.
@@ -281,71 +270,11 @@ class SeatFacts:
         return self.owned + gained == _W[self.quads]  # owes_discard, inlined
 
 
-# Whether this module runs compiled (mypyc): its functions are then builtins. The
-# compiled build counts a hand in a plain loop of native ints, the interpreter in
-# bytes operations (a Python loop costs it more); both give the same facts.
-_COMPILED: Final = not isinstance(owes_discard, types.FunctionType)
-
-
-def _free(c: int) -> int:
-    """Free copies of a face held ``c`` times: a 坎 is not free."""
-    return c if c < 3 else 0
-
-
-def _counted(hand: list[int]) -> tuple[int, int, int, int, int, int, int]:
-    """Singles, pairs and 坎 masks, cards, free cards, 坎 胡息 and the 胡息 bound.
-
-    What :func:`seat_facts` reads from the hand, counted face by face (the
-    compiled build's way; the bound is :func:`_huxi_bound` of both sizes).
-    """
-    singles = pairs = kans = n = kans_small = kans_big = 0
-    bit = 1  # 1 << f, doubled as f goes up (native adds, no shifts)
-    for f in range(NUM_FACES):
-        c = hand[f]
-        if c:
-            n += c
-            if c == 1:
-                singles |= bit
-            elif c == 2:
-                pairs |= bit
-            else:
-                kans |= bit
-                if c == 3:
-                    if f < 10:
-                        kans_small += 1
-                    else:
-                        kans_big += 1
-        bit += bit
-    h = hand
-    bound = _bound5(
-        _free(h[0]), _free(h[1]), _free(h[2]), _free(h[6]), _free(h[9]), _SET_HUXI[0]
-    ) + _bound5(_free(h[10]), _free(h[11]), _free(h[12]), _free(h[16]), _free(h[19]), _SET_HUXI[1])
-    kan_huxi = _KAN_HUXI[0] * kans_small + _KAN_HUXI[1] * kans_big
-    return singles, pairs, kans, n, n - 3 * (kans_small + kans_big), kan_huxi, bound
-
-
 def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
     """The :class:`SeatFacts` of a hand (counts, at most 3 of a face) and its table."""
-    b = bytes(hand)
-    if _COMPILED:
-        singles, pairs, kans, n_hand, n_free, kan_huxi, bound = _counted(
-            hand if isinstance(hand, list) else list(hand)
-        )
-        fb = b.translate(_FREE_COUNT) if kans else b
-    else:
-        # Bit f of the reversed string of '0'/'1' is face f.
-        singles = int(b.translate(_SINGLE_CH)[::-1], 2)
-        pairs = int(b.translate(_PAIR_CH)[::-1], 2)
-        n_hand = n_free = sum(b)
-        kans = kan_huxi = 0
-        bound = -1  # computed below if needed
-        if 3 in b:  # 坎: 胡息, not free, and a forced 跑 on another's card
-            kans_small = b.count(3, 0, 10)
-            kans_big = b.count(3, 10)
-            kan_huxi = _KAN_HUXI[0] * kans_small + _KAN_HUXI[1] * kans_big
-            n_free -= 3 * (kans_small + kans_big)
-            kans = int(b.translate(_KAN_CH)[::-1], 2)
-        fb = b.translate(_FREE_COUNT)
+    singles, pairs, kans, n_hand, kans_small, kans_big, fb = hand_masks(hand)
+    kan_huxi = _KAN_HUXI[0] * kans_small + _KAN_HUXI[1] * kans_big  # 坎: 胡息, and not free
+    n_free = n_hand - 3 * (kans_small + kans_big)
     mask = singles | pairs
     huxi = t.huxi + kan_huxi
     kan_wei = t.wei | kans
@@ -367,8 +296,7 @@ def seat_facts(hand: Sequence[int], t: TableFacts, rules: RuleSet) -> SeatFacts:
         bar = rules.min_huxi  # the lower bar (a compiled min() is a generic call)
         if rules.min_huxi_with_mingtang < bar:
             bar = rules.min_huxi_with_mingtang
-        if bound < 0:
-            bound = _BOUND_SMALL[_SMALL_FACES(fb)] + _BOUND_BIG[_BIG_FACES(fb)]
+        bound = _BOUND_SMALL[_SMALL_FACES(fb)] + _BOUND_BIG[_BIG_FACES(fb)]
         if huxi + bound + _BEST_GAIN < bar:
             wins = 0
     # 吃 is possible on x when a shape's two cards are free (shape 4 x x X included).

@@ -27,6 +27,7 @@ __all__ = [
     "is_set_shape",
     "parse_group",
     "parse_groups",
+    "same_face_groups",
     "set_shape_huxi",
 ]
 
@@ -282,6 +283,14 @@ def parse_groups(text: object) -> tuple[Group, ...]:
         raise NotationError(
             f"groups are written like '碰:贰贰贰 吃:壹贰叁', got {text!r}"
         ) from None
+
+
+def same_face_groups(kind: GroupKind) -> tuple[Group, ...]:
+    """One same-face group of ``kind`` per face (提, 跑, 偎, 坎, 碰, 对...), by face.
+
+    Immutable, so the engine and win evaluation build them once and share them.
+    """
+    return tuple(Group(kind, (f,) * kind.size) for f in range(NUM_FACES))
 
 
 def format_groups(groups: Iterable[Group], *, ascii: bool = False) -> str:

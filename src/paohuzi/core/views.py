@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action
-from .cards import NUM_FACES, glyph
+from .cards import NUM_FACES, faces_of_counts, glyph
 from .errors import PaohuziError
 from .events import Event
 from .groups import Group, GroupKind
@@ -121,10 +121,6 @@ class SeatView:
         return c
 
 
-def _faces(counts: list[int]) -> tuple[int, ...]:
-    return tuple(f for f in range(NUM_FACES) for _ in range(counts[f]))
-
-
 def view(state: State, seat: int | None, version: int | None = None) -> SeatView:
     """Return the censored view of ``state`` for ``seat`` (None: a spectator).
 
@@ -134,7 +130,7 @@ def view(state: State, seat: int | None, version: int | None = None) -> SeatView
     if seat is not None and (seat not in (0, 1, 2) or isinstance(seat, bool)):
         raise PaohuziError(f"no seat {seat!r}: a view is for seat 0, 1, 2 or None (a spectator)")
     over = state.phase is Phase.OVER
-    hands = tuple(_faces(state.hands[s]) if over or s == seat else None for s in range(3))
+    hands = tuple(faces_of_counts(state.hands[s]) if over or s == seat else None for s in range(3))
     tables = tuple(
         tuple(
             ViewGroup(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from ..core.cards import NUM_FACES, glyph, is_big, is_red
+from ..core.cards import NUM_FACES, faces_of_counts, glyph, is_big, is_red
 from ..core.groups import Group
 from ..core.hand import Wait, waits_counts
 from ..core.rules import HONG_GUAI_WAN, RuleSet
@@ -94,7 +94,7 @@ def hand_columns(counts: Sequence[int]) -> list[Column]:
                 cols.append(Column("句", faces))
                 for f in faces:
                     c[f] -= 1
-    rest = sorted((f for f in range(NUM_FACES) for _ in range(c[f])), key=lambda f: (f % 10, f))
+    rest = sorted(faces_of_counts(c), key=lambda f: (f % 10, f))
     for i in range(0, len(rest), 3):
         cols.append(Column("散", tuple(rest[i : i + 3])))
     return cols
