@@ -207,8 +207,8 @@ def waits(
     :func:`discard_waits` for a hand that still owes a discard.
 
     >>> ws = waits(table="碰:贰贰贰 吃:壹贰叁", hand="捌捌捌二七十四五六一一壹陆柒")
-    >>> [glyph(w.face) for w in ws]
-    ['伍', '捌']
+    >>> " ".join(glyph(w.face) for w in ws)
+    '伍 捌'
     """
     groups = parse_groups(table)
     counts = parse_hand(hand)
