@@ -14,6 +14,7 @@ from ..protocol import ErrorMsg
 from ..rooms import check_quota, find_room, new_code, room_json
 from ..schemas import BOT_KINDS, BotBody, JoinBody, RoomBody
 from ..seating import commit_seats
+from ..services.clubrooms import bots_allowed
 from ..services.seats import free_seat, open_room, seat_bots
 from ..services.start import start_match
 
@@ -93,6 +94,9 @@ async def add_bots(
     async with srv.hub.lock:
         who = (me, address(request), None)
         room, seats = await open_room(db, srv.rates, code, who, host="seat bots")
+        if not await bots_allowed(db, room.id):
+            await db.rollback()
+            raise ApiError("no_bots", "this club room's template seats no bots", 403)
         await seat_bots(db, room, seats, body.seat, body.bot)
         await commit_seats(db)
         return await room_json(db, room, me)
