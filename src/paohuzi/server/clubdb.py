@@ -1,6 +1,7 @@
-"""The tables of 亲友圈 (clubs) and ratings: clubs, their members and requests, room
+"""The tables of 亲友圈 (clubs), ratings and fair play: clubs, their members and requests, room
 templates, the rooms a club opened, seasons, the per-round results its standings are
-summed from, and every account's openskill rating (migration ``0006_clubs``).
+summed from, every account's openskill rating, and the hashed addresses seats joined from
+(migration ``0006_clubs``).
 
 Imported by db.py, so that ``Base.metadata`` (what the migrations must equal) holds them.
 """
@@ -34,6 +35,7 @@ __all__ = [
     "ClubSeason",
     "ClubTemplate",
     "Rating",
+    "SeatAddress",
 ]
 
 
@@ -129,3 +131,13 @@ class Rating(Base):
     sigma: Mapped[float] = mapped_column(Float)
     matches: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SeatAddress(Base):
+    """Where a seated player joined from, as a salted hash (never the address itself):
+    fairplay.py warns the table when two seats share one."""
+
+    __tablename__ = "seat_addresses"
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    address_hash: Mapped[str] = mapped_column(String(64))

@@ -80,8 +80,10 @@ def _current(db: SqlConnection, players: Sequence[Player]) -> list[SkillRating]:
     stored = {
         r.account_id: SkillRating(r.mu, r.sigma, r.matches)
         for r in db.execute(
-            select(Rating).where(Rating.account_id.in_(people)).with_for_update()
-        ).scalars()
+            select(Rating.account_id, Rating.mu, Rating.sigma, Rating.matches)
+            .where(Rating.account_id.in_(people))
+            .with_for_update()
+        )
     }
     return [
         BOT_RATINGS.get(p.bot, PRIOR) if p.bot is not None else stored[p.account_id]

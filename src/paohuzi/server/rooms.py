@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.rules import RuleSet
-from . import clubaccess
+from . import clubaccess, fairplay
 from .db import LIVE_ROOM, Account, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .ratelimit import Rates
@@ -97,6 +97,8 @@ async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict
         "match_id": match.id if match else None,
         # What the invite link carries; only the host and the seated players see it.
         "invite_key": room.invite_key if insider else None,
+        # Seats whose players joined from one address: a warning (fairplay.py).
+        "same_address": await fairplay.groups(db, room.id),
     }
 
 

@@ -6,7 +6,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
 
-from .. import rulesets
+from .. import fairplay, rulesets
 from ..db import RoomRow, RoomSeat
 from ..deps import Db, MaybeMe, Me, Srv, address
 from ..errors import ApiError
@@ -64,8 +64,11 @@ async def join(
             raise ApiError("already_seated", "this account already has a seat here", 409)
         seat = await free_seat(db, seats, body.seat)
         db.add(RoomSeat(room_id=room.id, seat=seat, account_id=me.id, bot=None))
+        await fairplay.record(db, room.id, me.id, address(request))
         await commit_seats(db)
-        return {"seat": seat, "room": await room_json(db, room, me)}
+        out = await room_json(db, room, me)
+        fairplay.warn(srv.hub.waiting.get(code, []), code, out["same_address"])
+        return {"seat": seat, "room": out}
 
 
 @router.post("/rooms/{code}/leave")

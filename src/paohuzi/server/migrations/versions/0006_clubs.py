@@ -1,4 +1,7 @@
-"""clubs (亲友圈): members, templates, club rooms, seasons, results; account ratings
+"""clubs (亲友圈), ratings, hashed seat addresses
+
+Clubs: members, templates, club rooms, seasons, results; every account's rating; the hashed
+addresses seats joined from (same-address warnings).
 
 New tables only; nothing existing changes.
 
@@ -158,8 +161,19 @@ def upgrade() -> None:
     with op.batch_alter_table("club_rooms", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_club_rooms_club_id"), ["club_id"], unique=False)
 
+    op.create_table(
+        "seat_addresses",
+        sa.Column("room_id", sa.Integer(), nullable=False),
+        sa.Column("account_id", sa.Integer(), nullable=False),
+        sa.Column("address_hash", sa.String(length=64), nullable=False),
+        sa.ForeignKeyConstraint(["account_id"], ["accounts.id"]),
+        sa.ForeignKeyConstraint(["room_id"], ["rooms.id"]),
+        sa.PrimaryKeyConstraint("room_id", "account_id"),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("seat_addresses")
     with op.batch_alter_table("club_rooms", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_club_rooms_club_id"))
 
