@@ -75,7 +75,8 @@ async def test_a_club_match_moves_the_standings_and_the_rating(server: Server) -
     assert (after["mu"] > prior["mu"]) == (totals[0] > min(totals[1:]))
     bot = seats[1]["account_id"]
     assert _get(server, f"/accounts/{bot}/rating", owner) == {
-        "account_id": bot, **_get(server, "/ratings/bots", owner)["heuristic"]
+        "account_id": bot,
+        **_get(server, "/ratings/bots", owner)["heuristic"],
     }
 
     closed = _post(server, f"/clubs/{cid}/seasons/close", owner)

@@ -6,6 +6,7 @@ only."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ def test_200_matches_order_the_players_as_the_arena(tmp_path: Path, seed: int) -
     kinds = ["random", "heuristic", "learned"]
     got = simulate(kinds, 200, seed, folder=tmp_path)
     assert sum(r.matches for rs in got.values() for r in rs) == 3 * 200
-    for weaker, stronger in zip(kinds, kinds[1:]):
+    for weaker, stronger in itertools.pairwise(kinds):
         assert max(r.mu for r in got[weaker]) < min(r.mu for r in got[stronger]), got
     for rs in got.values():
         assert all(r.sigma < PRIOR.sigma for r in rs)  # each match made them surer
@@ -43,8 +44,9 @@ def test_a_match_moves_people_not_bots(tmp_path: Path) -> None:
                           .returning(Account.id)).scalar_one() for i in range(3)]  # fmt: skip
         rate(db, [Player(ids[0], None), Player(ids[1], "learned"), Player(ids[2], None)],
              [30, 0, -30])  # fmt: skip
+        # only bots: nobody to rate
         rate(db, [Player(ids[1], "random"), Player(ids[2], "heuristic"), Player(ids[0], "x")],
-             [1, 2, 3])  # fmt: skip  (only bots: nobody to rate)
+             [1, 2, 3])  # fmt: skip
         rows = {r.account_id: r for r in db.execute(select(Rating.account_id, Rating.mu,
                                                            Rating.matches))}  # fmt: skip
     engine.dispose()

@@ -36,6 +36,9 @@ __all__ = [
     "ClubTemplate",
     "Rating",
     "SeatAddress",
+    "Tournament",
+    "TournamentGame",
+    "TournamentPlayer",
 ]
 
 
@@ -141,3 +144,40 @@ class SeatAddress(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
     address_hash: Mapped[str] = mapped_column(String(64))
+
+
+class Tournament(Base):
+    """A club's duplicate tournament (tournaments.py): ``deals`` deals for ``3 · tables``
+    players, each deal played at every table in each of the three seat rotations; ``stage``
+    counts the (deal, rotation) steps opened so far."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    deals: Mapped[int] = mapped_column(Integer)
+    tables: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    stage: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(8))  # "playing" or "finished"
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class TournamentPlayer(Base):
+    """A tournament's player in slot ``slot`` (table ``slot // 3``): a member, or a bot."""
+
+    __tablename__ = "tournament_players"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    bot: Mapped[str | None] = mapped_column(String(16))
+
+
+class TournamentGame(Base):
+    """One table's play of one deal in one rotation: its room (and so its match)."""
+
+    __tablename__ = "tournament_games"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    rotation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))

@@ -4,7 +4,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["ClubBody", "CodeBody", "InviteBody", "RoleBody", "TemplateBody"]
+__all__ = ["ClubBody", "CodeBody", "InviteBody", "RoleBody", "TemplateBody", "TournamentBody"]
 
 ClubName = Annotated[str, Field(min_length=1, max_length=32)]
 
@@ -46,3 +46,14 @@ class TemplateBody(_Body):
     rounds: Annotated[int, Field(ge=1, le=32)] = 8
     time_limit: Annotated[float, Field(ge=0.1, le=3600, allow_inf_nan=False)] | None = None
     bots: bool = True
+
+
+class TournamentBody(_Body):
+    """A duplicate tournament: ``deals`` deals for ``players``, 3·k of them in table order,
+    each a member's account id or a bot kind (a bot fills that seat)."""
+
+    deals: Annotated[int, Field(ge=1, le=32)]
+    players: Annotated[
+        list[Annotated[int, Field(ge=1, le=2**31 - 1)] | Annotated[str, Field(max_length=16)]],
+        Field(min_length=3, max_length=24),
+    ]

@@ -1,7 +1,7 @@
 """clubs (亲友圈), ratings, hashed seat addresses
 
 Clubs: members, templates, club rooms, seasons, results; every account's rating; the hashed
-addresses seats joined from (same-address warnings).
+addresses seats joined from (same-address warnings); duplicate tournaments.
 
 New tables only; nothing existing changes.
 
@@ -170,9 +170,50 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["room_id"], ["rooms.id"]),
         sa.PrimaryKeyConstraint("room_id", "account_id"),
     )
+    op.create_table(
+        "tournaments",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("club_id", sa.Integer(), nullable=False),
+        sa.Column("deals", sa.Integer(), nullable=False),
+        sa.Column("tables", sa.Integer(), nullable=False),
+        sa.Column("seed", sa.BigInteger(), nullable=False),
+        sa.Column("stage", sa.Integer(), nullable=False),
+        sa.Column("status", sa.String(length=8), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["club_id"], ["clubs.id"]),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_tournaments_club_id"), ["club_id"], unique=False)
+    op.create_table(
+        "tournament_players",
+        sa.Column("tournament_id", sa.Integer(), nullable=False),
+        sa.Column("slot", sa.Integer(), nullable=False),
+        sa.Column("account_id", sa.Integer(), nullable=False),
+        sa.Column("bot", sa.String(length=16), nullable=True),
+        sa.ForeignKeyConstraint(["account_id"], ["accounts.id"]),
+        sa.ForeignKeyConstraint(["tournament_id"], ["tournaments.id"]),
+        sa.PrimaryKeyConstraint("tournament_id", "slot"),
+    )
+    op.create_table(
+        "tournament_games",
+        sa.Column("tournament_id", sa.Integer(), nullable=False),
+        sa.Column("deal", sa.Integer(), nullable=False),
+        sa.Column("rotation", sa.Integer(), nullable=False),
+        sa.Column("table", sa.Integer(), nullable=False),
+        sa.Column("room_id", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(["room_id"], ["rooms.id"]),
+        sa.ForeignKeyConstraint(["tournament_id"], ["tournaments.id"]),
+        sa.PrimaryKeyConstraint("tournament_id", "deal", "rotation", "table"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("tournament_games")
+    op.drop_table("tournament_players")
+    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_tournaments_club_id"))
+    op.drop_table("tournaments")
     op.drop_table("seat_addresses")
     with op.batch_alter_table("club_rooms", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_club_rooms_club_id"))
