@@ -69,7 +69,8 @@ def test_a_club_on_phones_from_creation_to_a_closed_season(
         p.wait_for_selector(f'.club-tables .room-row[data-code="{room}"]')
         p.locator(f'.club-tables .room-row[data-code="{room}"] a', has_text="加入").click()
         p.get_by_role("button", name="坐下").nth(0).click()
-        p.wait_for_selector(f'.seat-row[data-seat="{i}"] >> text={logins[i]["account"]["nickname"]}')
+        name = logins[i]["account"]["nickname"]
+        p.wait_for_selector(f'.seat-row[data-seat="{i}"] >> text={name}')
         pages.append(p)
     owner.get_by_role("button", name="开始").click()
     for p in pages:
