@@ -7,7 +7,7 @@ Bots are never updated: each kind has a fixed, published rating (``BOT_RATINGS``
 person's first matches against bots already mean something. They are derived from the
 arena's published duplicate results (README "Bot strength": points a round over the
 heuristic: random −5.12, search +0.72, learned +1.11 over 3,000 deals, guided +0.27 over
-learned): ``tools/bot_ratings.py`` plays synthetic 8-round matches whose seats score their
+learned): ``ratingsim.py`` plays synthetic 8-round matches whose seats score their
 kind's published mean a round plus noise of the arena's spread (7 points a round), through
 :func:`rate`, from the prior; these are the means it reached, shifted so the heuristic sits
 at the prior's 25::
