@@ -1,8 +1,9 @@
 """亲友圈 on phones: an owner creates a club; one friend joins through its invite link, another
 asks by the club's code and the owner approves; the owner adds a 2-round template and opens a
-room from it, the friends find it among the club's tables and sit; the three play the match
-by taps; the standings move (the same as the server's, zero-sum); the owner closes the season
-and its table stays readable under season 1."""
+room from it, the friends find it among the club's tables and sit (warned, not stopped, that
+all three joined from one address); the three play the match by taps; the standings move
+(the same as the server's, zero-sum); the owner closes the season and its table stays
+readable under season 1."""
 
 from __future__ import annotations
 
@@ -72,6 +73,9 @@ def test_a_club_on_phones_from_creation_to_a_closed_season(
         name = logins[i]["account"]["nickname"]
         p.wait_for_selector(f'.seat-row[data-seat="{i}"] >> text={name}')
         pages.append(p)
+    # All three came from one address (loopback): a warning on every page, never a block.
+    for p in pages:
+        p.wait_for_selector(".same-address >> text=座位 1、2、3")  # (the room is polled)
     owner.get_by_role("button", name="开始").click()
     for p in pages:
         p.wait_for_selector(".table")
