@@ -1,10 +1,11 @@
 """A duplicate tournament through the real server, played by bot clients (server/client.py,
-tournamentclient.py): 6 players (3 heuristic, 3 random) and 6 deals on 2 tables. Every deal
-is played once per rotation at both tables, with one seed (the same cards) everywhere and the
-seats rotated as the arena rotates them; duplicate scores sum to zero per deal; the stronger
-bot (heuristic, +5.1 points a round over random in the arena) ranks above every random one.
-(The learned bot's +1.1 over the heuristic is too small a gap for 6 deals to show.) Bots
-of the server fill seats too."""
+tournamentclient.py): 6 players (a heuristic and two random bots at each table) and 6 deals
+on 2 tables. Every deal is played once per rotation at both tables, with one seed (the same
+cards) everywhere and the seats rotated as the arena rotates them; duplicate scores sum to
+zero per deal; the stronger bot (heuristic, +5.1 points a round over random in the arena)
+ranks first and the heuristics' mean score is above the randoms'. (The learned bot's +1.1
+over the heuristic is too small a gap for 6 deals to show.) Bots of the server fill seats
+too."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def _results(srv: Server, cid: int, tid: int, token: str) -> dict[str, Any]:
 
 async def test_six_players_six_deals_two_tables(server: Server) -> None:
     cid, owner, tokens, ids = _club(server, 6)
-    kinds = ["heuristic", "random", "random", "heuristic", "heuristic", "random"]
+    kinds = ["heuristic", "random", "random", "heuristic", "random", "random"]
     r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", headers=auth(owner),
                    json={"deals": 6, "players": ids})  # fmt: skip
     assert r.status_code == 201, r.text
@@ -80,9 +81,14 @@ async def test_six_players_six_deals_two_tables(server: Server) -> None:
             assert sum(seat["result"] for seat in p["seats"]) == 0
         assert len(seeds) == 1  # the same deal at every table and rotation
         assert abs(sum(d["scores"].values())) < 1e-3  # (each rounded to 4 places)
-    ranking = [e["account_id"] for e in res["ranking"]]
-    strong = {ids[i] for i, k in enumerate(kinds) if k == "heuristic"}
-    assert set(ranking[:3]) == strong, res["ranking"]
+    score = {e["account_id"]: e["score"] for e in res["ranking"]}
+    strong = [score[ids[i]] for i, k in enumerate(kinds) if k == "heuristic"]
+    weak = [score[ids[i]] for i, k in enumerate(kinds) if k == "random"]
+    # The arena: heuristic +3.42, random −1.71 a round at such a table. Six deals leave a
+    # duplicate score's error near 1.6 a round: the best player and the kinds' means are
+    # what they separate surely.
+    assert res["ranking"][0]["account_id"] in {ids[0], ids[3]}, res["ranking"]
+    assert sum(strong) / 2 - sum(weak) / 4 > 0, res["ranking"]
     assert abs(sum(e["score"] for e in res["ranking"])) < 1e-3
 
 
