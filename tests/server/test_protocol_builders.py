@@ -85,6 +85,7 @@ CASES: list[tuple[type[BaseModel], Callable[[], list[dict[str, Any]]]]] = [
     (p.Ack, lambda: [p.ack_dict("c-1", 3), p.ack_dict("x" * 64, 0, duplicate=True)]),
     (p.ErrorMsg, lambda: [p.error_dict("stale", "late"), p.error_dict("illegal", "no", "c")]),
     (p.Waiting, lambda: [p.waiting_dict("ABCDEF", 2), p.waiting_dict("ABCDEF", None)]),
+    (p.SameAddress, lambda: [p.same_address_dict("123456", [[0, 2]])]),
     (
         p.MatchOver,
         lambda: [

@@ -343,3 +343,7 @@ def sync_engine(url: str) -> Engine:
     from sqlalchemy import create_engine
 
     return create_engine(sync_url(url))
+
+
+# The clubs' and ratings' tables (clubdb.py), so that Base.metadata holds them too.
+from . import clubdb as clubdb  # noqa: E402

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..core.match import Match
 from ..core.rules import RuleSet
 from ..core.state import State
+from . import ratings, standings
 from .clock import SeatInfo
 from .commit import Row, SyncWrite, Write, committer_for
 from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, now
@@ -94,13 +95,20 @@ async def store_decision(
 
 
 def settle(t: Table, db: SqlConnection, new: State, rnd: int) -> None:
-    """The round's ledger rows (a ``ledger`` match only), the next round or the match's
-    end: in the decision's transaction (blocking: the committer's writer thread runs it)."""
+    """The round's ledger rows (a ``ledger`` match only), a club room's results
+    (standings.py), the next round or the match's end with its ratings (ratings.py): in
+    the decision's transaction (blocking: the committer's writer thread runs it)."""
     result = new.result
     assert result is not None
     if t.ledger:
         settle_accounts(t, db, result.deltas, rnd)
-    if rnd + 1 < t.match.rounds_total:  # (an open 解散 vote stays open)
+    last = rnd + 1 >= t.match.rounds_total
+    accts = [s.account_id for s in t.seats]
+    standings.record_round(db, t.room_id, t.match_id, rnd, accts, result, last)
+    if last and t.ledger:  # a person's rating: standard-rule matches played to the end
+        gained = [b - a for a, b in zip(t.match.start_balances, result.balances, strict=True)]
+        ratings.rate(db, [ratings.Player(s.account_id, s.bot) for s in t.seats], gained)
+    if not last:  # (an open 解散 vote stays open)
         db.execute(
             insert(RoundRow).values(
                 match_id=t.match_id,

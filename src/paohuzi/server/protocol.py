@@ -41,6 +41,7 @@ __all__ = [
     "Pong",
     "Prompt",
     "Resync",
+    "SameAddress",
     "SeatStatus",
     "Seats",
     "ServerMessage",
@@ -58,6 +59,7 @@ __all__ = [
     "pong_dict",
     "prompt_dict",
     "render_doc",
+    "same_address_dict",
     "schemas",
     "schemas_text",
     "seat_status_dict",
@@ -301,6 +303,15 @@ class Waiting(_Msg):
     seat: int | None
 
 
+class SameAddress(_Msg):
+    """A warning, never a block: seated players share a network address (fairplay.py).
+    ``seats``: each group of seats that share one (the addresses are never sent)."""
+
+    type: Literal["same_address"] = "same_address"
+    room: str
+    seats: list[list[int]]
+
+
 class MatchOver(_Msg):
     """The match has ended: each seat's net 悟性 and the balances.
 
@@ -330,6 +341,7 @@ ServerMessage = Annotated[
     | Ack
     | ErrorMsg
     | Waiting
+    | SameAddress
     | MatchOver
     | Pong
     | Seats
@@ -429,6 +441,11 @@ def error_dict(code: str, reason: str, client_id: str | None = None) -> dict[str
 def waiting_dict(room: str, seat: int | None) -> dict[str, Any]:
     """A :class:`Waiting` message."""
     return {"type": "waiting", "room": room, "seat": seat}
+
+
+def same_address_dict(room: str, seats: list[list[int]]) -> dict[str, Any]:
+    """A :class:`SameAddress` message."""
+    return {"type": "same_address", "room": room, "seats": seats}
 
 
 def match_over_dict(

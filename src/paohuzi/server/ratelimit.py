@@ -45,6 +45,8 @@ class RateSettings:
     lookup_rate: float = 100.0
     miss_burst: float = 30  # per address: look-ups of codes that are no (visible) room
     miss_rate: float = 0.5
+    clubs_burst: float = 10  # per account: clubs created
+    clubs_rate: float = 0.05
     replay_burst: float = 60  # per address: match records
     replay_rate: float = 2.0
 
@@ -115,6 +117,7 @@ class Rates:
         )
         self.lookup = RateLimiter("room look-ups", s.lookup_burst, s.lookup_rate)
         self.miss = RateLimiter("look-ups of unknown rooms", s.miss_burst, s.miss_rate)
+        self.clubs = RateLimiter("clubs created", s.clubs_burst, s.clubs_rate)
         self.replay = RateLimiter("replays from this address", s.replay_burst, s.replay_rate)
 
     def lookup_check(self, address: str) -> None:

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.rules import RuleSet
+from . import clubaccess, fairplay
 from .db import LIVE_ROOM, Account, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .ratelimit import Rates
@@ -50,10 +51,19 @@ async def find_room(
     like no room at all, counted against the address's look-ups of unknown rooms."""
     rates.lookup_check(address)
     room = await db.scalar(room_by_code(code))
-    if room is not None and (room.public or key_fits(room, key) or await is_insider(db, room, me)):
+    if room is not None and await _may_see(db, room, me, key):
         return room
     rates.missed(address)
     raise ApiError("no_room", f"no room {code[:16]!r} (a private room needs its invite link)", 404)
+
+
+async def _may_see(db: AsyncSession, room: RoomRow, me: Account | None, key: str | None) -> bool:
+    """A club's room: its members only, whatever key (clubaccess.py); another room:
+    public, or the key fits, or an insider."""
+    club = await clubaccess.club_of_room(db, room.id)
+    if club is not None:
+        return me is not None and await clubaccess.is_member(db, club, me.id)
+    return room.public or key_fits(room, key) or await is_insider(db, room, me)
 
 
 async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:
@@ -87,6 +97,8 @@ async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict
         "match_id": match.id if match else None,
         # What the invite link carries; only the host and the seated players see it.
         "invite_key": room.invite_key if insider else None,
+        # Seats whose players joined from one address: a warning (fairplay.py).
+        "same_address": await fairplay.groups(db, room.id),
     }
 
 

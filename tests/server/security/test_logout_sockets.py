@@ -35,8 +35,11 @@ def test_logout_closes_the_sockets_of_that_token(db_url: str) -> None:
         with c.websocket_connect(f"/ws/{code}") as ws, c.websocket_connect(f"/ws/{code}") as kept:
             ws.send_json({"type": "auth", "token": token})
             assert ws.receive_json()["type"] == "waiting"
+            # Both joined from the test client's one address: warned (docs/clubs.md).
+            assert ws.receive_json()["type"] == "same_address"
             kept.send_json({"type": "auth", "token": second})
             assert kept.receive_json()["type"] == "waiting"
+            assert kept.receive_json()["type"] == "same_address"
             assert c.post("/accounts/logout", headers=bearer).status_code == 204
             ws.send_json({"type": "ping"})  # answered while the session lived
             with pytest.raises(WebSocketDisconnect) as closed:

@@ -6,7 +6,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
 
-from .. import rulesets
+from .. import fairplay, rulesets
 from ..db import RoomRow, RoomSeat
 from ..deps import Db, MaybeMe, Me, Srv, address
 from ..errors import ApiError
@@ -14,6 +14,7 @@ from ..protocol import ErrorMsg
 from ..rooms import check_quota, find_room, new_code, room_json
 from ..schemas import BOT_KINDS, BotBody, JoinBody, RoomBody
 from ..seating import commit_seats
+from ..services.clubrooms import bots_allowed
 from ..services.seats import free_seat, open_room, seat_bots
 from ..services.start import start_match
 
@@ -63,8 +64,11 @@ async def join(
             raise ApiError("already_seated", "this account already has a seat here", 409)
         seat = await free_seat(db, seats, body.seat)
         db.add(RoomSeat(room_id=room.id, seat=seat, account_id=me.id, bot=None))
+        await fairplay.record(db, room.id, me.id, address(request))
         await commit_seats(db)
-        return {"seat": seat, "room": await room_json(db, room, me)}
+        out = await room_json(db, room, me)
+        fairplay.warn(srv.hub.waiting.get(code, []), code, out["same_address"])
+        return {"seat": seat, "room": out}
 
 
 @router.post("/rooms/{code}/leave")
@@ -93,6 +97,9 @@ async def add_bots(
     async with srv.hub.lock:
         who = (me, address(request), None)
         room, seats = await open_room(db, srv.rates, code, who, host="seat bots")
+        if not await bots_allowed(db, room.id):
+            await db.rollback()
+            raise ApiError("no_bots", "this club room's template seats no bots", 403)
         await seat_bots(db, room, seats, body.seat, body.bot)
         await commit_seats(db)
         return await room_json(db, room, me)

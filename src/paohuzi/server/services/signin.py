@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from sqlalchemy import select
 
-from .. import accounts
+from .. import accounts, fairplay
 from ..db import MatchRow, RoomRow, RoomSeat
 from ..errors import ApiError
 from ..hub import Hub
@@ -22,8 +22,9 @@ __all__ = ["sign_in"]
 
 async def _room_and_seat(
     hub: Hub, rates: Rates, m: Auth, code: str, who: tuple[str, str | None]
-) -> tuple[int, RoomRow, int | None] | ErrorMsg:
-    """The token's account, the room (as that account may see it) and its seat there."""
+) -> tuple[int, RoomRow, int | None, list[list[int]]] | ErrorMsg:
+    """The token's account, the room (as that account may see it), its seat there, and
+    the seats that share an address (fairplay.py; an open room only)."""
     async with hub.sessions() as db:
         acct = await accounts.account_for_token(db, m.token)
         if acct is None:
@@ -35,7 +36,8 @@ async def _room_and_seat(
         seat = await db.scalar(
             select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == acct.id)
         )
-    return acct.id, room, seat
+        shared = await fairplay.groups(db, room.id) if room.status == "open" else []
+    return acct.id, room, seat, shared
 
 
 async def _table_for(hub: Hub, code: str, room: RoomRow) -> TableHandle | None:
@@ -75,7 +77,7 @@ async def sign_in(
     if isinstance(found, ErrorMsg):
         conn.put(found)
         return
-    account_id, room, seat = found
+    account_id, room, seat, shared = found
     if room.status == "expired":
         conn.put(ErrorMsg(code="room_expired", reason=f"room {code} expired before it started"))
         return
@@ -95,5 +97,6 @@ async def sign_in(
             if table is None:
                 hub.waiting.setdefault(code, []).append(conn)
                 conn.put(Waiting(room=code, seat=seat))
+                fairplay.warn([conn], code, shared)
                 return
     await table.attach(conn, m.since)

@@ -1,9 +1,12 @@
-// The browser client: routes (#/, #/room/CODE[/KEY], #/watch/CODE[/KEY], #/replay/ID, #/account;
+// The browser client: routes (#/, #/room/CODE[/KEY], #/watch/CODE[/KEY], #/replay/ID, #/account,
+// #/clubs[/ID[/KEY]] (clubs.js);
 // KEY: a private room's invite key, which its invite link carries),
 // screens, and one live game at a time.
 import { html, render, useEffect, useState } from "./vendor/htm-preact-standalone.js";
 import { api, session, ApiError } from "./api.js";
 import { Card, Group, glyphs } from "./cards.js";
+import { ClubsScreen, ClubsLink } from "./clubs.js";
+import { SameAddress } from "./fairplay.js";
 import { Game } from "./game.js";
 import { t, lang, setLang, errorWords } from "./i18n.js";
 import { Countdown, Table, eventWords, seatWord } from "./table.js";
@@ -281,6 +284,7 @@ function Lobby() {
         <input name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" placeholder=${t("room_code")} aria-label=${t("room_code")} required />
         <button class="btn primary" type="submit">${t("join")}</button>
       </form>
+      <${ClubsLink} />
     </section>
     <section class="panel">
       <h2>${t("public_rooms")} <button class="btn ghost small" onClick=${load}>${t("refresh")}</button></h2>
@@ -312,6 +316,7 @@ function WaitingRoom({ room, invite }) {
   };
   return html`<main class="screen room">
     <h2>${t("room", { code: room.code })}</h2>
+    <${SameAddress} room=${room} />
     <div class="invite"><span>${t("invite")}</span><input readonly value=${link} aria-label=${t("invite")} />
       <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(link).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
     <ol class="seats">${room.seats.map((s, i) => html`<li class="seat-row" data-seat=${i}>
@@ -552,6 +557,7 @@ function App() {
   else if (r.name === "room" && r.arg) body = html`<${RoomScreen} code=${r.arg} invite=${r.invite} key=${`r${r.arg}`} spectate=${false} />`;
   else if (r.name === "watch" && r.arg) body = html`<${RoomScreen} code=${r.arg} invite=${r.invite} key=${`w${r.arg}`} spectate=${true} />`;
   else if (r.name === "account") body = html`<${Account} />`;
+  else if (r.name === "clubs") body = html`<${ClubsScreen} arg=${r.arg} invite=${r.invite} go=${go} toast=${toast} key=${`clubs${r.arg}/${r.invite}`} />`;
   else body = html`<${Lobby} />`;
   return html`<${TopBar} />${body}
     ${S.toast && html`<div class=${`toast ${S.toast.kind}`} role="alert" onClick=${() => { S.toast = null; rerender(); }}>${S.toast.text}</div>`}`;

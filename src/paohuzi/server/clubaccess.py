@@ -1,0 +1,47 @@
+"""Who belongs to a club, and which club a room belongs to: the two questions every check
+of a club's rooms asks (rooms.py's look-up, the clubs' endpoints). A ``pending`` request
+is not membership: it sees nothing of the club."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .clubdb import ClubMember, ClubRoom
+
+__all__ = ["MEMBER_ROLES", "Role", "club_of_room", "is_member", "role_of"]
+
+
+class Role(StrEnum):
+    """A place in a club: the owner (one), admins (approve, remove members, templates),
+    members, and pending requests."""
+
+    OWNER = "owner"
+    ADMIN = "admin"
+    MEMBER = "member"
+    PENDING = "pending"
+
+
+MEMBER_ROLES = (Role.OWNER, Role.ADMIN, Role.MEMBER)
+
+
+async def club_of_room(db: AsyncSession, room_id: int) -> int | None:
+    """The id of the club that opened the room, or None for any other room."""
+    return await db.scalar(select(ClubRoom.club_id).where(ClubRoom.room_id == room_id))
+
+
+async def role_of(db: AsyncSession, club_id: int, account_id: int) -> Role | None:
+    """The account's role in the club (``pending`` included), or None."""
+    role = await db.scalar(
+        select(ClubMember.role).where(
+            ClubMember.club_id == club_id, ClubMember.account_id == account_id
+        )
+    )
+    return None if role is None else Role(role)
+
+
+async def is_member(db: AsyncSession, club_id: int, account_id: int) -> bool:
+    """Whether the account is a member (owner, admin or member; not a pending request)."""
+    return await role_of(db, club_id, account_id) in MEMBER_ROLES

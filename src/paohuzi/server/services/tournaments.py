@@ -1,0 +1,241 @@
+"""Duplicate tournaments (as ``paohuzi arena`` plays bots): a club's owner names 3·k players
+(members, or bots to fill seats) and N deals; players sit at k fixed tables of three, and
+every deal is played at every table in each of the three cyclic seat rotations, one
+one-round room each, with the same cards for the same seat everywhere (one seed a deal).
+A player's duplicate score for a deal is the mean, over the player's three plays of it, of
+the result minus the average result of the same seat on the same deal (all tables and
+rotations): the luck of the cards cancels, and a deal's scores sum to zero.
+
+The tournament moves on by stages (a deal in one rotation, at every table at once): when
+every table of the stage has finished, the next is opened by whichever call notices first
+(:func:`advance`, under the hub's lock; the stage is claimed in the database first).
+Rooms are the club's (members only), on the arena's rules (caps off: room-local scores,
+no 悟性 moves), and their rounds count in the club's standings like any club room's.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ...core.rules import HONG_GUAI_WAN
+from .. import accounts
+from ..clubaccess import is_member
+from ..clubdb import (
+    Club,
+    ClubResult,
+    ClubRoom,
+    Tournament,
+    TournamentGame,
+    TournamentPlayer,
+)
+from ..db import Account, MatchRow, RoomRow, RoomSeat
+from ..errors import ApiError
+from ..hub import Hub
+from ..rooms import new_code
+from ..schemas import BOT_KINDS
+from .clubs import Caller
+from .start import start_match
+
+__all__ = ["RULES", "advance", "create", "mine", "results", "the_tournament"]
+
+RULES = HONG_GUAI_WAN.with_(cap_winner_gain=False, cap_loser_payment=False, rounds_per_match=1)
+MAX_TABLES = 8
+
+
+def deal_seed(t: Tournament, deal: int) -> int:
+    """The seed of deal ``deal``: the same cards and dealer at every table and rotation."""
+    return random.Random(f"tournament:{t.seed}:{deal}").randrange(2**63)
+
+
+def slot_at(table: int, rotation: int, seat: int) -> int:
+    """The slot of the player at ``seat`` of ``table`` in ``rotation`` (the arena's cyclic
+    rotations: seat s holds the group's player (s + rotation) mod 3)."""
+    return 3 * table + (seat + rotation) % 3
+
+
+async def create(db: AsyncSession, c: Caller, deals: int, players: list[int | str]) -> Tournament:
+    """The owner's new tournament: ``players`` are member account ids or bot kinds, in
+    table order (slot i plays at table i // 3); its first stage opens on the first call."""
+    if len(players) % 3 or not 3 <= len(players) <= 3 * MAX_TABLES:
+        raise ApiError(
+            "bad_players", f"a tournament seats 3·k players (k = 1 to {MAX_TABLES}), "
+            f"got {len(players)}",
+        )  # fmt: skip
+    people = [p for p in players if isinstance(p, int)]
+    if len(set(people)) != len(people):
+        raise ApiError("bad_players", "a member plays in one slot only")
+    for p in players:
+        if isinstance(p, str) and p not in BOT_KINDS:
+            raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {p[:20]!r}")
+        if isinstance(p, int) and not await is_member(db, c.club.id, p):
+            raise ApiError("no_member", f"account {p} is not a member of this club", 404)
+    t = Tournament(club_id=c.club.id, deals=deals, tables=len(players) // 3,
+                   seed=secrets.randbelow(2**62), stage=0, status="playing")  # fmt: skip
+    db.add(t)
+    await db.flush()
+    for slot, p in enumerate(players):
+        if isinstance(p, str):
+            bot = await accounts.create_account(db, kind="bot", nickname=f"{p} bot", grant=0)
+            row = TournamentPlayer(tournament_id=t.id, slot=slot, account_id=bot.id, bot=p)
+        else:
+            row = TournamentPlayer(tournament_id=t.id, slot=slot, account_id=p, bot=None)
+        db.add(row)
+    await db.commit()
+    return t
+
+
+async def the_tournament(db: AsyncSession, c: Caller, tournament_id: int) -> Tournament:
+    """The club's tournament (404 ``no_tournament`` otherwise)."""
+    t = await db.get(Tournament, tournament_id)
+    if t is None or t.club_id != c.club.id:
+        raise ApiError("no_tournament", f"no tournament {tournament_id} in this club", 404)
+    return t
+
+
+async def _games(db: AsyncSession, t: Tournament) -> list[tuple[TournamentGame, RoomRow]]:
+    rows = await db.execute(
+        select(TournamentGame, RoomRow)
+        .join(RoomRow, RoomRow.id == TournamentGame.room_id)
+        .where(TournamentGame.tournament_id == t.id)
+        .order_by(TournamentGame.deal, TournamentGame.rotation, TournamentGame.table)
+    )
+    return [(g, r) for g, r in rows.tuples().all()]
+
+
+async def _open_stage(db: AsyncSession, hub: Hub, t: Tournament, stage: int) -> None:
+    """Open every table's room of ``stage`` and start its match (claimed already)."""
+    deal, rotation = divmod(stage, 3)
+    players = {
+        p.slot: p
+        for p in (
+            await db.scalars(select(TournamentPlayer).where(TournamentPlayer.tournament_id == t.id))
+        ).all()
+    }
+    club = await db.get(Club, t.club_id)
+    assert club is not None
+    for table in range(t.tables):
+        room = RoomRow(code=await new_code(db), host_id=club.owner_id, public=False, rounds=1,
+                       rules=RULES.to_dict(), status="playing", time_limit=None,
+                       invite_key=secrets.token_urlsafe(16))  # fmt: skip
+        db.add(room)
+        await db.flush()
+        db.add(ClubRoom(room_id=room.id, club_id=t.club_id, template_id=None, bots=True))
+        seats = []
+        for seat in range(3):
+            p = players[slot_at(table, rotation, seat)]
+            rs = RoomSeat(room_id=room.id, seat=seat, account_id=p.account_id, bot=p.bot)
+            db.add(rs)
+            seats.append(rs)
+        db.add(TournamentGame(tournament_id=t.id, deal=deal, rotation=rotation, table=table,
+                              room_id=room.id))  # fmt: skip
+        await start_match(db, hub, room, seats, {room.code: deal_seed(t, deal)})
+
+
+async def advance(db: AsyncSession, hub: Hub, t: Tournament) -> None:
+    """Open the next stage once every table of the current one has finished (or the
+    first stage), or mark the tournament finished after the last."""
+    if t.status == "finished":
+        return
+    async with hub.lock:
+        await db.refresh(t)
+        if t.stage > 0:
+            games = [r for g, r in await _games(db, t) if g.deal * 3 + g.rotation == t.stage - 1]
+            if len(games) < t.tables or any(r.status != "finished" for r in games):
+                return
+        if t.stage == 3 * t.deals:
+            t.status = "finished"
+            await db.commit()
+            return
+        claimed = await db.execute(
+            update(Tournament)
+            .where(Tournament.id == t.id, Tournament.stage == t.stage)
+            .values(stage=t.stage + 1)
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(claimed, "rowcount", 0) != 1:  # another worker opened it
+            await db.rollback()
+            return
+        await db.commit()
+        await _open_stage(db, hub, t, t.stage)
+        await db.refresh(t)
+
+
+async def mine(db: AsyncSession, t: Tournament, me: Account) -> dict[str, Any]:
+    """Where ``me`` plays now: the room of the current stage with a seat of mine."""
+    room = None
+    for g, r in await _games(db, t):
+        if g.deal * 3 + g.rotation == t.stage - 1 and r.status != "finished":
+            where = (RoomSeat.room_id == r.id) & (RoomSeat.account_id == me.id)
+            if await db.scalar(select(RoomSeat.seat).where(where)) is not None:
+                room = r.code
+    return {
+        "id": t.id,
+        "status": t.status,
+        "stage": t.stage,
+        "stages": 3 * t.deals,
+        "room": room,
+    }
+
+
+async def _play(db: AsyncSession, g: TournamentGame, r: RoomRow) -> dict[str, Any]:
+    """One table's play of a deal: its match and each seat's player and result."""
+    match_id = await db.scalar(select(MatchRow.id).where(MatchRow.room_id == r.id))
+    seats = (
+        await db.scalars(select(RoomSeat).where(RoomSeat.room_id == r.id).order_by(RoomSeat.seat))
+    ).all()
+    got = {}
+    if match_id is not None:
+        rows = await db.scalars(select(ClubResult).where(ClubResult.match_id == match_id))
+        got = {cr.account_id: cr.delta for cr in rows.all()}
+    return {
+        "table": g.table,
+        "rotation": g.rotation,
+        "room": r.code,
+        "match_id": match_id,
+        "seats": [
+            {"account_id": s.account_id, "bot": s.bot, "result": got.get(s.account_id)}
+            for s in seats
+        ],
+    }
+
+
+async def results(db: AsyncSession, t: Tournament) -> dict[str, Any]:
+    """Every deal's plays (table, rotation, match, each seat's player and result), each
+    seat's average, each play's comparison with it, and the players ranked by their
+    duplicate score (finished deals only: a deal counts once all its plays are in)."""
+    plays: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for g, r in await _games(db, t):
+        plays[g.deal].append(await _play(db, g, r))
+    return _ranked(t, plays)
+
+
+def _ranked(t: Tournament, plays: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The comparisons and the ranking from the plays of each deal."""
+    score: dict[int, float] = defaultdict(float)
+    deals = []
+    full = 3 * t.tables
+    for deal in sorted(plays):
+        ps = plays[deal]
+        done = len(ps) == full and all(s["result"] is not None for p in ps for s in p["seats"])
+        avg = [sum(p["seats"][s]["result"] for p in ps) / full for s in range(3)] if done else None
+        per: dict[int, float] = defaultdict(float)
+        for p in ps:
+            for s, seat in enumerate(p["seats"]):
+                seat["vs_average"] = None if avg is None else seat["result"] - avg[s]
+                if avg is not None:
+                    per[seat["account_id"]] += (seat["result"] - avg[s]) / 3
+        for acct, v in per.items():
+            score[acct] += v
+        deals.append({"deal": deal, "complete": done, "seat_average": avg, "plays": ps,
+                      "scores": {str(a): round(v, 4) for a, v in per.items()}})  # fmt: skip
+    ranking = [
+        {"account_id": a, "score": round(score[a], 4)}
+        for a in sorted(score, key=lambda a: (-score[a], a))
+    ]
+    return {"id": t.id, "status": t.status, "deals": deals, "ranking": ranking}

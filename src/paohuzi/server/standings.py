@@ -1,0 +1,140 @@
+"""A club's standings: each played round of a club room leaves one row per seat (written in
+the round's settling transaction, persist.py, so a round is in the standings exactly when
+it is in the match), and a season's table is their sums: rounds, wins, 大赢家 (the match's
+biggest winner) and points. No endpoint writes a result: points come from play alone.
+
+The table is zero-sum because each round's deltas are (RULES.md §12): bots' seats are
+listed too, so nothing a bot won or lost goes missing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection as SqlConnection
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..core.state import RoundResult
+from .clubdb import ClubResult, ClubRoom, ClubSeason
+from .db import Account, now
+from .errors import ApiError
+
+__all__ = ["close_season", "record_round", "season_json", "seasons_json", "standings"]
+
+
+def record_round(
+    db: SqlConnection,
+    room_id: int,
+    match_id: int,
+    rnd: int,
+    players: Sequence[int],
+    result: RoundResult,
+    last: bool,
+) -> None:
+    """The round's rows in the club's open season, if the room is a club's (blocking: in
+    the decision's transaction, on the committer's writer thread)."""
+    club_id = db.execute(select(ClubRoom.club_id).where(ClubRoom.room_id == room_id)).scalar()
+    if club_id is None:
+        return
+    season_id = db.execute(
+        select(ClubSeason.id).where(ClubSeason.club_id == club_id, ClubSeason.closed_at.is_(None))
+    ).scalar_one()
+    rows = [
+        {"club_id": club_id, "season_id": season_id, "match_id": match_id,
+         "round_index": rnd, "account_id": acct, "delta": result.deltas[s],
+         "won": result.winner == s, "last": last, "created_at": now()}
+        for s, acct in enumerate(players)
+    ]  # fmt: skip
+    db.execute(insert(ClubResult), rows)
+
+
+async def _season(db: AsyncSession, club_id: int, number: int | None) -> ClubSeason:
+    """The club's season ``number`` (None: the open one)."""
+    where = ClubSeason.closed_at.is_(None) if number is None else ClubSeason.number == number
+    season = await db.scalar(select(ClubSeason).where(ClubSeason.club_id == club_id, where))
+    if season is None:
+        raise ApiError("no_season", f"no season {number} in this club", 404)
+    return season
+
+
+def season_json(s: ClubSeason) -> dict[str, Any]:
+    return {
+        "number": s.number,
+        "started_at": s.started_at.isoformat(),
+        "closed_at": s.closed_at.isoformat() if s.closed_at else None,
+    }
+
+
+async def seasons_json(db: AsyncSession, club_id: int) -> list[dict[str, Any]]:
+    """Every season of the club, the first first."""
+    rows = await db.scalars(
+        select(ClubSeason).where(ClubSeason.club_id == club_id).order_by(ClubSeason.number)
+    )
+    return [season_json(s) for s in rows.all()]
+
+
+def _dayingjia(rows: Sequence[ClubResult]) -> dict[int, int]:
+    """大赢家 counts: in each match whose last round is in ``rows``, the seats with the
+    most points over its rounds here (a tie counts for each; none if nobody gained)."""
+    finished = {r.match_id for r in rows if r.last}
+    totals: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for r in rows:
+        if r.match_id in finished:
+            totals[r.match_id][r.account_id] += r.delta
+    out: dict[int, int] = defaultdict(int)
+    for per in totals.values():
+        best = max(per.values())
+        if best > 0:
+            for acct, pts in per.items():
+                out[acct] += pts == best
+    return out
+
+
+async def standings(db: AsyncSession, club_id: int, number: int | None) -> dict[str, Any]:
+    """Season ``number``'s table (None: the open season), best first."""
+    season = await _season(db, club_id, number)
+    rows = (await db.scalars(select(ClubResult).where(ClubResult.season_id == season.id))).all()
+    per: dict[int, dict[str, int]] = defaultdict(lambda: {"rounds": 0, "wins": 0, "points": 0})
+    for r in rows:
+        p = per[r.account_id]
+        p["rounds"] += 1
+        p["wins"] += r.won
+        p["points"] += r.delta
+    big = _dayingjia(rows)
+    names = {
+        a.id: (a.nickname, a.kind)
+        for a in (await db.scalars(select(Account).where(Account.id.in_(list(per))))).all()
+    }
+    order = sorted(per, key=lambda a: (-per[a]["points"], -per[a]["wins"], a))
+    table = [
+        {"account_id": acct, "nickname": names[acct][0], "bot": names[acct][1] == "bot",
+         **per[acct], "dayingjia": big.get(acct, 0)}
+        for acct in order
+    ]  # fmt: skip
+    return {**season_json(season), "standings": table}
+
+
+async def close_season(db: AsyncSession, club_id: int) -> dict[str, Any]:
+    """Close the open season and open the next (one transaction): its table stays
+    readable; the next starts from nothing."""
+    season = await _season(db, club_id, None)
+    closed = await db.execute(
+        update(ClubSeason)
+        .where(ClubSeason.id == season.id, ClubSeason.closed_at.is_(None))
+        .values(closed_at=now())
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(closed, "rowcount", 1) != 1:
+        await db.rollback()
+        raise ApiError("season_closed", "the season was closed meanwhile", 409)
+    db.add(ClubSeason(club_id=club_id, number=season.number + 1))
+    try:
+        await db.commit()
+    except IntegrityError:
+        await db.rollback()
+        raise ApiError("season_closed", "the season was closed meanwhile", 409) from None
+    return {"closed": season.number, "open": season.number + 1}
