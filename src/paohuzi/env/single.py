@@ -27,7 +27,7 @@ from ..core.engine import State, new_game
 from ..core.errors import IllegalActionError
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import format_view, view
-from .observation import OBS_SIZE, Encoder, bounds
+from ..encoding.observation import OBS_SIZE, Encoder, bounds
 
 __all__ = ["PaohuziGymEnv"]
 
