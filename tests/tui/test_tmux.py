@@ -180,7 +180,7 @@ def test_a_round_by_keys(tmp_path: Path, width: int, height: int, seed: int) -> 
         assert "胡息" in screen or "荒庄" in screen, screen
         term.keys("Enter")
         end = time.monotonic() + 20
-        while "replay it with" not in term.screen().replace("\n", "") and time.monotonic() < end:
+        while "回放：" not in term.screen().replace("\n", "") and time.monotonic() < end:
             time.sleep(0.2)
         out = term.screen()
     finally:
