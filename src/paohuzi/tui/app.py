@@ -28,14 +28,10 @@ from ..core.cards import glyph, parse_faces
 from ..core.engine import Phase
 from ..core.errors import NotationError, PaohuziError
 from ..core.events import Event, EventKind
-from ..core.hand import Wait
 from ..core.views import SeatView
-from .panels import balances, round_over_text, seat_text
+from .panels import balances, hint_text, round_over_text, seat_text
 from .render import (
-    current_waits,
-    discard_waits_of,
     faces_text,
-    waits_line,
 )
 from .screens import ConfirmQuit, RoundOver
 from .session import DEFAULT_DELAY, PACED, BotTurn, GameSession
@@ -426,37 +422,9 @@ class PlayApp(App[Path | None]):
     def _hint(self, v: SeatView) -> tuple[int, Text, frozenset[int]]:
         if self._hint_cache is not None and self._hint_cache[0] == v.version:
             return self._hint_cache
-        rules = self.session.match.rules
-        mine = v.tables[self.session.human]
-        counts = v.hand_counts()
-        t = Text()
-        marked: frozenset[int] = frozenset()
-        if v.over:
-            t.append(self.w("round_over"))
-        elif self._discarding(v):
-            discards = [
-                a.face for a in v.legal if a.kind is ActionKind.DISCARD and a.face is not None
-            ]
-            dw = discard_waits_of(mine, counts, discards, rules)
-            marked = frozenset(dw)
-            if dw:
-                t.append(self.w("hint_after") + "\n", style="bold")
-                for i, (f, ws) in enumerate(sorted(dw.items())):
-                    if i:
-                        t.append("\n")
-                    t.append("打")
-                    t.append_text(faces_text((f,)))
-                    t.append(" → ")
-                    t.append_text(waits_line(ws))
-            else:
-                t.append(self.w("hint_none"))
-        else:
-            now: list[Wait] = current_waits(mine, counts, rules)
-            if now:
-                t.append(self.w("hint_wait") + "\n", style="bold")
-                t.append_text(waits_line(now))
-            else:
-                t.append(self.w("hint_not"))
+        t, marked = hint_text(
+            v, self.session.human, self.session.match.rules, self._discarding(v), self.lang
+        )
         self._hint_cache = (v.version, t, marked)
         return self._hint_cache
 

@@ -12,13 +12,16 @@ from pathlib import Path
 
 from rich.text import Text
 
+from ..core.actions import ActionKind
 from ..core.cards import format_faces
+from ..core.hand import Wait
+from ..core.rules import RuleSet
 from ..core.views import SeatView
-from .render import faces_text, group_text
+from .render import current_waits, discard_waits_of, faces_text, group_text, waits_line
 from .session import GameSession
 from .words import ljust_cells, seat_word, win_text, word
 
-__all__ = ["balances", "pile_text", "round_over_text", "seat_text", "table_text"]
+__all__ = ["balances", "hint_text", "pile_text", "round_over_text", "seat_text", "table_text"]
 
 
 def table_text(v: SeatView, seat: int) -> Text:
@@ -130,3 +133,39 @@ def round_over_text(
     else:
         out.append("\n" + word("next_keys", lang), style="reverse")
     return out
+
+
+def hint_text(
+    v: SeatView, human: int, rules: RuleSet, discarding: bool, lang: str = "zh"
+) -> tuple[Text, frozenset[int]]:
+    """The 听牌 hint: when discarding, which discards leave the hand waiting (and on what),
+    those faces marked in the hand; otherwise what the hand waits for now."""
+    mine = v.tables[human]
+    counts = v.hand_counts()
+    t = Text()
+    marked: frozenset[int] = frozenset()
+    if v.over:
+        t.append(word("round_over", lang))
+    elif discarding:
+        discards = [a.face for a in v.legal if a.kind is ActionKind.DISCARD and a.face is not None]
+        dw = discard_waits_of(mine, counts, discards, rules)
+        marked = frozenset(dw)
+        if dw:
+            t.append(word("hint_after", lang) + "\n", style="bold")
+            for i, (f, ws) in enumerate(sorted(dw.items())):
+                if i:
+                    t.append("\n")
+                t.append("打")
+                t.append_text(faces_text((f,)))
+                t.append(" → ")
+                t.append_text(waits_line(ws))
+        else:
+            t.append(word("hint_none", lang))
+    else:
+        now: list[Wait] = current_waits(mine, counts, rules)
+        if now:
+            t.append(word("hint_wait", lang) + "\n", style="bold")
+            t.append_text(waits_line(now))
+        else:
+            t.append(word("hint_not", lang))
+    return t, marked
