@@ -1,10 +1,10 @@
-"""Build hook: compile the observation encoder's C accelerator (src/paohuzi/env/_obsc.c).
+"""Build hook: compile the observation encoder's C accelerator (src/paohuzi/encoding/_obsc.c).
 
 Optional by design: without a C compiler (or with PAOHUZI_PURE_ENCODER=1) the hook says
 so and the package installs as pure Python, the encoder then running its Python code.
 An editable install compiles next to the source, where the editable path finds it (the
 .so is git-ignored); a wheel gets it through force_include and a platform tag. The
-source's SHA-256 is compiled in, so that paohuzi.env.observation can refuse a stale
+source's SHA-256 is compiled in, so that paohuzi.encoding.observation can refuse a stale
 build of an edited source.
 """
 
@@ -21,8 +21,8 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = Path("src/paohuzi/env/_obsc.c")
-MODULE = "paohuzi/env/_obsc"
+SOURCE = Path("src/paohuzi/encoding/_obsc.c")
+MODULE = "paohuzi/encoding/_obsc"
 
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]  # hatchling is untyped here

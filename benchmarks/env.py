@@ -21,8 +21,8 @@ import time
 from games import random_rounds  # benchmarks/ is on the path of a script run from it
 from paohuzi.core.engine import State, new_game
 from paohuzi.core.hand import build_tables
+from paohuzi.encoding.observation import Encoder, _encode_batch_python
 from paohuzi.env import ACCELERATED, encode_batch, raw_env
-from paohuzi.env.observation import Encoder, _encode_batch_python
 
 
 def engine_random(games: int, seed: int) -> tuple[int, float]:

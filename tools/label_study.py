@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from paohuzi.bots.learned import PRIOR_SPREAD, PRIOR_STEPS
+from paohuzi.bots.network import PUBLIC
 from paohuzi.core.actions import CHI_BASE, HU_ID, PASS_ID, PENG_ID
-from paohuzi.train.selfplay import PUBLIC
 from paohuzi.train.trainer import search_choice
 
 KINDS = ("打", "过", "碰", "吃", "胡")

@@ -143,4 +143,7 @@ def test_play_reports_a_lost_record_on_exit(
     monkeypatch.setattr(tui_app, "play_app", lambda *a, **k: Lost())
     assert run(["play", "--records-dir", str(tmp_path), "--bots", "random"]) == 1
     err = capsys.readouterr().err
-    assert "not saved" in err and "No space left" in err and len(err.strip().splitlines()) == 1
+    assert "记录未能保存" in err and "No space left" in err and len(err.strip().splitlines()) == 1
+    assert run(["play", "--records-dir", str(tmp_path), "--bots", "random", "--lang", "en"]) == 1
+    err = capsys.readouterr().err
+    assert "not saved" in err and "No space left" in err

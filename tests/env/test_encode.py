@@ -15,6 +15,13 @@ from paohuzi.bots.search import sample_assignment
 from paohuzi.core.actions import NUM_ACTIONS
 from paohuzi.core.engine import State, determinize, new_game
 from paohuzi.core.views import view
+from paohuzi.encoding.observation import (
+    Encoder,
+    _encode_batch_python,
+    _encode_python,
+    _raw,
+    bounds,
+)
 from paohuzi.env import (
     ACCELERATED,
     FEATURES,
@@ -26,13 +33,6 @@ from paohuzi.env import (
     encode_batch,
     encode_oracle,
     encode_view,
-)
-from paohuzi.env.observation import (
-    Encoder,
-    _encode_batch_python,
-    _encode_python,
-    _raw,
-    bounds,
 )
 
 from .conftest import random_positions, random_walk

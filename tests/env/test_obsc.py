@@ -15,10 +15,17 @@ import numpy as np
 import pytest
 
 from paohuzi.core.actions import NUM_ACTIONS
-from paohuzi.core.engine import new_game
+from paohuzi.core.engine import Phase, new_game
+from paohuzi.core.views import view
+from paohuzi.encoding import observation as obs_mod
+from paohuzi.encoding.layout import FEATURES, OFFSET, RELATIVE, TABLE_KINDS
+from paohuzi.encoding.observation import (
+    Encoder,
+    _encode_batch_python,
+    _encode_python,
+    offer_hidden,
+)
 from paohuzi.env import ACCELERATED, OBS_SIZE, encode, encode_batch
-from paohuzi.env import observation as obs_mod
-from paohuzi.env.observation import Encoder, _encode_batch_python, _encode_python
 
 from .conftest import random_positions, random_walk
 
@@ -26,7 +33,7 @@ needs_c = pytest.mark.skipif(not ACCELERATED, reason="the C encoder is not built
 
 
 def _obsc() -> ModuleType:
-    return importlib.import_module("paohuzi.env._obsc")
+    return importlib.import_module("paohuzi.encoding._obsc")
 
 
 def test_the_c_encoder_is_built_where_a_compiler_is() -> None:
@@ -153,3 +160,48 @@ def test_pure_encoder_on_request() -> None:
     if not ACCELERATED:
         with pytest.raises(ValueError, match="not built"):
             Encoder(accelerated=True)
+
+
+@needs_c
+def test_the_c_encoder_reads_every_block_of_the_layout_by_name() -> None:
+    """Its offsets come from layout.py (no block restated by hand): the names it asks
+    setup() for, with each table's other kinds following its 吃 block, are the layout's."""
+    read = set(_obsc().BLOCKS)
+    kinds = {
+        f"table.{w}.{k.ascii}" for w in RELATIVE for k in TABLE_KINDS[1:]
+    }  # written at table.<w>.chi + kind × 20
+    assert read | kinds == {f.name for f in FEATURES}
+    for w in RELATIVE:
+        for i, k in enumerate(TABLE_KINDS):
+            assert OFFSET[f"table.{w}.{k.ascii}"] == OFFSET[f"table.{w}.chi"] + 20 * i
+
+
+@needs_c
+def test_the_c_encoder_refuses_a_layout_it_does_not_write() -> None:
+    """A block whose size differs from what _obsc.c writes is refused, and the layout in
+    use is kept (the encodings stay right)."""
+    s = new_game(seed=5)
+    before = encode(s, 0).tobytes()
+    blocks = {f.name: (f.start, f.size) for f in FEATURES}
+    for name, bad in (("dealer", (OFFSET["dealer"], 4)), ("unseen", (OBS_SIZE, 20))):
+        with pytest.raises(ValueError, match=name):
+            _obsc().setup(TABLE_KINDS, Phase.CLAIM, Phase.OVER, {**blocks, name: bad}, offer_hidden)
+    with pytest.raises(KeyError, match="no block hand"):
+        blocks.pop("hand")
+        _obsc().setup(TABLE_KINDS, Phase.CLAIM, Phase.OVER, blocks, offer_hidden)
+    assert encode(s, 0).tobytes() == before
+
+
+def test_offer_hidden_is_the_views_rule() -> None:
+    """The encoders read the §14 rule for a card on offer from offer_hidden, which says
+    what view() says: hidden exactly when the view has a source but no card."""
+    rng = random.Random(8)
+    hidden = 0
+    for s in random_walk(400, rng):
+        if s.window is None:
+            continue
+        for seat in range(3):
+            v = view(s, seat)
+            assert offer_hidden(s, seat) == (v.offer_source is not None and v.offer is None)
+            hidden += offer_hidden(s, seat)
+    assert hidden > 0

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
 import gymnasium
 import numpy as np
 import pytest
@@ -92,3 +95,85 @@ def test_bad_arguments_and_actions_are_refused_clearly() -> None:
         e.step("打:一")  # type: ignore[arg-type]
     text = e.render()
     assert text is not None and text.startswith("learner: seat 0") and "legal:" in text
+
+
+def _unmasked_random_episodes(e: PaohuziGymEnv, episodes: int, seed: int) -> list[dict[str, Any]]:
+    """What an unmasked trainer (or stable-baselines3's check_env) does: random ids from the
+    whole action space, to the end of each round. Returns the info of each illegal step."""
+    e.action_space.seed(seed)
+    seen = []
+    for i in range(episodes):
+        obs, _ = e.reset(seed=seed + i)
+        done, steps = False, 0
+        while not done:
+            a = int(e.action_space.sample())
+            before = obs
+            obs, reward, done, _trunc, info = e.step(a)
+            assert e.observation_space.contains(obs)
+            if info.get("illegal"):
+                seen.append({**info, "action": a, "reward": reward, "before": before, "obs": obs})
+            steps += 1
+            assert steps < 20_000
+    return seen
+
+
+def test_an_unmasked_illegal_action_raises_by_default() -> None:
+    e = PaohuziGymEnv(("random", "random"), seat=0)
+    with pytest.raises(IllegalActionError):
+        _unmasked_random_episodes(e, 1, seed=2)
+
+
+def test_penalize_plays_nothing_and_costs_the_penalty() -> None:
+    e = PaohuziGymEnv(("random", "random"), seat=1, illegal="penalize", illegal_penalty=0.5)
+    seen = _unmasked_random_episodes(e, 2, seed=4)
+    assert len(seen) > 10
+    for s in seen:
+        assert not s["before"]["action_mask"][s["action"]] and s["reward"] == -0.5
+        assert np.array_equal(s["before"]["observation"], s["obs"]["observation"])
+
+
+def test_random_plays_a_legal_action_instead_the_same_for_the_same_seed() -> None:
+    def run() -> list[tuple[int, int]]:
+        e = PaohuziGymEnv(("random", "heuristic"), seat=2, illegal="random")
+        seen = _unmasked_random_episodes(e, 3, seed=6)
+        for s in seen:
+            assert (
+                s["before"]["action_mask"][s["played"]]
+                and not s["before"]["action_mask"][s["action"]]
+            )
+        return [(s["action"], s["played"]) for s in seen]
+
+    first = run()
+    assert len(first) > 10 and first == run()
+
+
+def test_the_illegal_option_is_checked() -> None:
+    with pytest.raises(ValueError, match="illegal must be one of raise, penalize, random"):
+        PaohuziGymEnv(illegal="ignore")
+    with pytest.raises(ValueError, match="illegal_penalty"):
+        PaohuziGymEnv(illegal="penalize", illegal_penalty=float("nan"))
+
+
+def test_the_default_keeps_todays_episodes() -> None:
+    """The option draws nothing from the episode's generator: a seeded reset deals the same."""
+    a = PaohuziGymEnv(("random", "random"), illegal="random")
+    b = PaohuziGymEnv(("random", "random"))
+    oa, _ = a.reset(seed=9)
+    ob, _ = b.reset(seed=9)
+    assert a.seat == b.seat and np.array_equal(oa["observation"], ob["observation"])
+
+
+@pytest.mark.parametrize("illegal", ["penalize", "random"])
+def test_stable_baselines3_check_env_passes(illegal: str) -> None:
+    env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    e = PaohuziGymEnv(("random", "heuristic"), illegal=illegal)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning either
+        env_checker.check_env(e)
+
+
+def test_stable_baselines3_check_env_fails_on_the_default() -> None:
+    """Why the option exists: the checker steps unmasked random actions."""
+    env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    with pytest.raises(IllegalActionError):
+        env_checker.check_env(PaohuziGymEnv(("random", "heuristic")), warn=False)

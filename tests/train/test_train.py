@@ -14,20 +14,25 @@ pytest.importorskip("matplotlib")
 from paohuzi.bots.handeval import DEFAULT_WEIGHTS as HEURISTIC_WEIGHTS  # noqa: E402
 from paohuzi.bots.handeval import Weights  # noqa: E402
 from paohuzi.bots.heuristic import HeuristicBot  # noqa: E402
-from paohuzi.bots.learned import DEFAULT_WEIGHTS, LearnedBot, Policy  # noqa: E402
+from paohuzi.bots.learned import (  # noqa: E402
+    DEFAULT_WEIGHTS,
+    WEIGHTS_KEY,
+    LearnedBot,
+    Policy,
+    inputs,
+)
+from paohuzi.bots.network import ARRAYS, INPUTS, PUBLIC  # noqa: E402
 from paohuzi.cli.errors import run  # noqa: E402
 from paohuzi.core.actions import PENG_ID  # noqa: E402
 from paohuzi.core.engine import new_game  # noqa: E402
 from paohuzi.core.views import view  # noqa: E402
 from paohuzi.train.selfplay import (  # noqa: E402
-    INPUTS,
     LABEL_CANDIDATES,
-    PUBLIC,
     features,
     search_label_job,
     teacher_job,
 )
-from paohuzi.train.trainer import Net, export, search_choice  # noqa: E402
+from paohuzi.train.trainer import Net, export, load_exported, search_choice  # noqa: E402
 
 TINY = ["--games", "12", "--epochs", "1", "--updates", "2", "--episodes", "2"]
 TINY += ["--eval-deals", "1", "--eval-every", "1", "--workers", "1"]
@@ -115,6 +120,33 @@ def test_numpy_export_computes_what_torch_computes() -> None:
     np_logits, np_value = policy.forward(xs)
     np.testing.assert_allclose(np_logits, logits.numpy(), atol=2e-2)
     np.testing.assert_allclose(np_value, value.numpy(), atol=2e-2)
+
+
+def test_export_and_load_exported_are_inverse_over_the_declared_arrays(tmp_path: Path) -> None:
+    """Both sides read bots.network.ARRAYS: every array the bot reads is written, and
+    loading the file back gives the same arrays (float16 kept as float16)."""
+    torch.manual_seed(1)
+    arrays = export(Net((16, 8)))
+    assert set(arrays) == {e.name for e in ARRAYS} | {WEIGHTS_KEY}
+    np.savez(tmp_path / "w.npz", **arrays)
+    net = Net((16, 8))
+    load_exported(net, str(tmp_path / "w.npz"))
+    again = export(net)
+    for e in ARRAYS:
+        assert again[e.name].dtype == np.dtype(e.dtype)
+        np.testing.assert_array_equal(again[e.name], arrays[e.name])
+
+
+def test_the_bot_and_the_trainer_build_the_same_input() -> None:
+    """The learned bot's input from a view equals the trainer's from the state."""
+    st = new_game(seed=11)
+    ranker = HeuristicBot(0)
+    for seat in range(3):
+        v = view(st, seat)
+        ranked = ranker.rank(v)
+        row = features(st, seat, ranked)
+        assert row.shape == (INPUTS,)
+        np.testing.assert_array_equal(inputs(v, ranked), row.astype(np.float32))
 
 
 def test_teacher_data_rows_hold_together() -> None:

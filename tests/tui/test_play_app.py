@@ -7,6 +7,7 @@ and wins; refused inputs must be explained in the status line.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -15,7 +16,7 @@ from textual.widgets import Input
 from paohuzi.core.cards import parse_faces
 from paohuzi.core.match import replay_match
 from paohuzi.core.record import loads
-from paohuzi.tui.app import PlayApp
+from paohuzi.tui.app import PlayApp, play_app
 from paohuzi.tui.screens import ConfirmQuit, RoundOver
 from paohuzi.tui.widgets import HandView, OptionLine, Panel
 from paohuzi.tui.words import display_width
@@ -63,7 +64,7 @@ async def test_scripted_round(tmp_path: Path) -> None:
         await _settle(pilot)
         # the table: 亮张, stock, balances, the hand in columns with its 坎 kept together
         info = _text(app, "#info")
-        assert "亮张:肆" in info and "墩:19" in info
+        assert "亮张:肆" in info and "底牌:19" in info and "墩" not in info
         assert "悟性 你100 下家100 上家100" in info
         hand = app.query_one(HandView).plain
         assert hand.split("\n")[0].split()[:2] == ["坎", "坎"]
@@ -72,10 +73,10 @@ async def test_scripted_round(tmp_path: Path) -> None:
         # refused: a 坎 card cannot be discarded
         app.query_one(HandView).select_face(parse_faces("壹")[0])
         await pilot.press("enter")
-        assert "壹 is in a 坎" in _status(app)
+        assert "壹 是坎：坎不能拆" in _status(app)
         # refused: no claim to choose
         await pilot.press("1")
-        assert "nothing to claim" in _status(app)
+        assert "现在没有可吃碰的牌" in _status(app)
 
         # discard the 亮张 by mouse: click selects, a second click plays it
         await _click_card(pilot, app, "肆")
@@ -87,9 +88,9 @@ async def test_scripted_round(tmp_path: Path) -> None:
         assert "桌面: 伍" in _text(app, "#offer")
         assert _options(app) == ["1 碰:伍伍伍", "p 过"]  # groups in full
         await pilot.press("enter")  # refused: a card is on offer
-        assert "a card is on offer" in _status(app)
+        assert "桌面有牌" in _status(app)
         await pilot.press("7")
-        assert "no option 7" in _status(app)
+        assert "没有第 7 项" in _status(app)
         await pilot.press("1")
         await _settle(pilot)
         assert "碰:伍伍伍" in _text(app, "#mytable")
@@ -178,19 +179,44 @@ async def test_quit_asks_first(tmp_path: Path) -> None:
     assert rec["rounds"][0]["actions"][0]["text"] == "打:肆"
 
 
+async def test_refusals_speak_the_screens_language(tmp_path: Path) -> None:
+    """Every refusal goes through words.py: Chinese without an English sentence, and the
+    English screen keeps the engine's own reason."""
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        for keys in (
+            ("7",),
+            ("p",),
+            ("colon", "x", "y", "enter"),
+            ("escape", "colon", "b", "1", "enter"),
+        ):
+            await pilot.press(*keys)
+            status = _status(app)
+            assert status.startswith("✗") and not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", status)
+            app.query_one("#cmd", Input).value = ""
+    app = play_app(scripted_session(tmp_path / "en"), lang="en", delay=0, threaded_bots=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        await pilot.press("colon", "b", "1", "enter")
+        assert "illegal action" in _status(app) and "打:壹" in _status(app)
+        await pilot.press("escape", "p")
+        assert "nothing to pass" in _status(app)
+
+
 async def test_typed_errors_are_explained(tmp_path: Path) -> None:
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await _settle(pilot)
         await pilot.press("colon", "x", "y", "enter")
-        assert "unknown action" in _status(app)
+        assert "看不懂“xy”" in _status(app)
         cmd = app.query_one("#cmd", Input)
         assert cmd.value == "xy"  # kept for correcting
         cmd.value = ""
         await pilot.press("b", "1", "enter")  # typed 壹 (a 坎 card): the engine refuses
-        assert "illegal action" in _status(app) and "打:壹" in _status(app)
+        assert "“壹”现在不能走；可走：打:" in _status(app)
         await pilot.press("escape", "p")
-        assert "nothing to pass" in _status(app)
+        assert "现在轮到你出牌，不能过" in _status(app)
 
 
 class _BrokenBot:
@@ -207,7 +233,7 @@ async def test_broken_bot_does_not_end_the_match(tmp_path: Path) -> None:
         await _settle(pilot)
         await pilot.press("colon", "s", "1", "0", "enter")  # 打:十; seat 1 must answer 吃
         await _settle(pilot)
-        assert any("bot 下家 failed" in line for line in app.log_lines)
+        assert any("下家 出错（RuntimeError" in line for line in app.log_lines)
         assert app.session.human_turn()
 
 

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+from rich.text import Text
+
 from paohuzi.core.cards import counts_of, parse_faces
-from paohuzi.tui.render import card_style, card_text, hand_columns, hand_hit, render_hand, seat_name
+from paohuzi.tui.render import (
+    card_style,
+    card_text,
+    hand_columns,
+    hand_hit,
+    hanging,
+    render_hand,
+    seat_name,
+)
+from paohuzi.tui.words import display_width
 
 
 def _cols(text: str) -> list[tuple[str, str]]:
@@ -53,3 +64,20 @@ def test_card_looks() -> None:
     assert "#c1121f" not in small_black and "bold" not in small_black
     assert card_text(parse_faces("三")[0], marked=True).plain == "*三 "
     assert [seat_name(s) for s in range(3)] == ["你 seat 0", "下家 seat 1", "上家 seat 2"]
+
+
+def test_hanging_wraps_each_line_with_its_continuations_indented() -> None:
+    line = "  你      臭偎:伍伍伍  | 手 一三三五六八贰贰叁叁肆肆陆陆柒捌玖"
+    out = hanging(Text("各家手牌\n" + line + "\nshort"), 30).plain.split("\n")
+    assert out[0] == "各家手牌" and out[-1] == "short"
+    body = out[1:-1]
+    assert len(body) > 1 and body[0].startswith("  你")
+    assert all(r.startswith(" " * 6) and r[6] != " " for r in body[1:])  # 2 + 4
+    assert all(display_width(r) <= 30 for r in out)
+    assert "".join(r.strip() for r in body).replace(" ", "") == line.replace(" ", "")
+
+
+def test_hanging_keeps_styles_and_short_lines() -> None:
+    t = Text("ab ", style="bold") + Text("cd")
+    out = hanging(t, 40)
+    assert out.plain == "ab cd" and out.spans

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 import pytest
 
+from paohuzi.core.actions import PASS_ID
 from paohuzi.core.errors import IllegalActionError
+from paohuzi.core.events import EventKind
 from paohuzi.core.match import Match, replay_match
 from paohuzi.core.record import loads
 from paohuzi.tui.session import GameSession
@@ -66,3 +70,66 @@ def test_cli_does_not_import_textual() -> None:
 
     code = "import sys, paohuzi.cli.app; sys.exit('textual' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_the_session_runs_the_bots_headless(tmp_path: Path) -> None:
+    """bot_turn asks the bot that must answer and applies it; None when the human must."""
+    sess = scripted_session(tmp_path)
+    sess.threaded_bots = False
+    sess.start_round()
+    assert asyncio.run(sess.bot_turn()) is None  # the dealer (the human) discards first
+    sess.apply_human("打:肆")
+    turns = []
+    while (turn := asyncio.run(sess.bot_turn())) is not None:
+        turns.append(turn)
+    assert turns and all(t.failed is None and t.refused is None for t in turns)
+    assert sess.human_turn()
+
+
+class _Broken:
+    name = "broken"
+
+    def act(self, view: object) -> object:
+        raise RuntimeError("boom")
+
+
+def test_a_broken_bot_passes_and_says_why(tmp_path: Path) -> None:
+    sess = scripted_session(tmp_path)
+    sess.threaded_bots = False
+    sess.bots[1] = _Broken()  # type: ignore[assignment]
+    sess.start_round()
+    sess.apply_human("打:十")  # seat 1 may 吃 it
+    turn = asyncio.run(sess.bot_turn())
+    assert turn is not None and turn.seat == 1 and turn.failed == "RuntimeError('boom')"
+    assert turn.action.id == PASS_ID
+
+
+def test_paced_moves_are_held_unless_skipping(tmp_path: Path) -> None:
+    sess = scripted_session(tmp_path)
+    sess.delay = 0.2
+    sess.start_round()
+    sess.apply_human("打:肆")
+    shown = sess.shown_events()
+    assert shown and all(e.kind not in (EventKind.DEAL, EventKind.REVEAL) for e in shown)
+    t0 = time.monotonic()
+    asyncio.run(sess.hold(shown[0]))
+    assert time.monotonic() - t0 >= 0.2
+    sess.skipping = True
+    t0 = time.monotonic()
+    asyncio.run(sess.hold(shown[0]))
+    assert time.monotonic() - t0 < 0.1
+
+
+def test_the_round_is_held_once_by_the_match(tmp_path: Path) -> None:
+    """session.state is the match's current round, then the settled one until the next."""
+    sess = scripted_session(tmp_path)
+    assert sess.state is None
+    st = sess.start_round()
+    assert sess.state is st is sess.match.current
+    moves = ["打:肆", "碰:伍", "打:十", "吃:陆柒捌 比:贰柒拾", "打:二", "胡"]
+    for move in moves:
+        _drive(sess)
+        sess.apply_human(move)
+    _drive(sess)
+    sess.finish_round()
+    assert sess.match.current is None and sess.state is st and sess.match.finished[-1] is st

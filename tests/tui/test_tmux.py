@@ -132,6 +132,19 @@ def _check_claim(screen: str) -> list[tuple[str, str]]:
     return options
 
 
+def _check_report_wraps_with_indent(screen: str) -> None:
+    """In the 结算 report, a line of the hands that wraps goes on indented past its seat."""
+    rows = [ln[2:] if ln[:1] == "█" else ln for ln in screen.split("\n")]  # frame, padding
+    heads = [i for i, r in enumerate(rows) if r.strip().strip("█") == "各家手牌"]
+    if not heads:
+        return  # scrolled below the frame (80×24): the 60×30 run sees it
+    for r in rows[heads[0] + 1 :]:
+        body = r.rstrip().rstrip("█").rstrip()
+        if not body.strip() or "Enter" in body or "▄" in body:
+            break
+        assert body.startswith("  "), screen  # a seat line (2) or its continuation (6)
+
+
 @pytest.mark.parametrize(("width", "height", "seed"), [(80, 24, 4), (60, 30, 3)])
 def test_a_round_by_keys(tmp_path: Path, width: int, height: int, seed: int) -> None:
     records = tmp_path / "records"
@@ -144,6 +157,9 @@ def test_a_round_by_keys(tmp_path: Path, width: int, height: int, seed: int) -> 
     asked = 0
     try:
         screen = _wait_decision(term, None, timeout=60)
+        keys = [ln for ln in screen.split("\n") if ln.strip()][-1]
+        assert "q 退出" in keys, screen  # the key line keeps 退出 however narrow
+        assert "墩" not in screen and "底牌:" in screen, screen  # one word for the stock
         for _ in range(80):
             kind = _decision(screen)
             if kind == "over":
@@ -178,9 +194,10 @@ def test_a_round_by_keys(tmp_path: Path, width: int, height: int, seed: int) -> 
                 screen = _wait_decision(term, screen)
         assert _decision(screen) == "over", screen
         assert "胡息" in screen or "荒庄" in screen, screen
+        _check_report_wraps_with_indent(screen)
         term.keys("Enter")
         end = time.monotonic() + 20
-        while "replay it with" not in term.screen().replace("\n", "") and time.monotonic() < end:
+        while "回放：" not in term.screen().replace("\n", "") and time.monotonic() < end:
             time.sleep(0.2)
         out = term.screen()
     finally:

@@ -4,7 +4,7 @@ The network (two hidden layers; a policy head over the 317 action ids and a
 value head) reads two things computed from the seat's view only, so like every
 bot it sees nothing else:
 
-- the public observation encoding (:func:`paohuzi.env.observation.encode_view`,
+- the public observation encoding (:func:`paohuzi.encoding.encode_view`,
   balances left out), and
 - a *prior*: the heuristic player's value of each legal action relative to its
   best (:func:`prior`), so that the network starts from that judgement and learns
@@ -30,6 +30,7 @@ from .base import obvious_action
 from .handeval import DEFAULT_WEIGHTS as HEURISTIC_WEIGHTS
 from .handeval import Weights
 from .heuristic import HeuristicBot
+from .network import ARRAYS, PRIOR, input_row
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -73,7 +74,6 @@ def prior(ranked: list[tuple[float, Action]]) -> list[int]:
 DEFAULT_WEIGHTS = Path(__file__).with_name("learned.npz")
 """The shipped weights."""
 
-_LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "scale", "alpha")
 WEIGHTS_KEY = "heuristic_weights"
 """The ``.npz`` entry with the prior's heuristic weights (JSON); absent: the heuristic's own."""
 
@@ -103,10 +103,10 @@ class Policy:
 
     def __init__(self, arrays: dict[str, Any]) -> None:
         np = _numpy()
-        missing = [k for k in _LAYERS if k not in arrays]
+        missing = [a.name for a in ARRAYS if a.name not in arrays]
         if missing:
             raise ValueError(f"policy weights lack {', '.join(missing)}")
-        self.p = {k: np.asarray(arrays[k], dtype=np.float32) for k in _LAYERS}
+        self.p = {a.name: np.asarray(arrays[a.name], dtype=np.float32) for a in ARRAYS}
         self.inputs = int(self.p["w1"].shape[0])
         self.weights = HEURISTIC_WEIGHTS
         """The weights of the heuristic that gives the prior (tuned by ``paohuzi train``)."""
@@ -136,7 +136,7 @@ class Policy:
         xs = x * p["scale"]
         h = np.maximum(0.0, mm(xs, p["w1"]) + p["b1"])
         h = np.maximum(0.0, mm(h, p["w2"]) + p["b2"])
-        logits = mm(h, p["wp"]) + p["bp"] + p["alpha"][0] * xs[..., self.inputs - NUM_ACTIONS :]
+        logits = mm(h, p["wp"]) + p["bp"] + p["alpha"][0] * xs[..., PRIOR:]
         return logits, (mm(h, p["wv"]) + p["bv"])[..., 0]
 
     def best(self, x: Any, legal: list[int]) -> int:
@@ -151,13 +151,12 @@ def policy_inputs(view: SeatView, policy: Policy, rules: RuleSet) -> Any:
 
 
 def inputs(view: SeatView, ranked: list[tuple[float, Action]]) -> Any:
-    """The network's input for ``view``: its encoding without the balances, then the prior."""
+    """The network's input for ``view`` (:func:`~paohuzi.bots.network.input_row`): its
+    encoding, then the prior of ``ranked``."""
     np = _numpy()
-    from ..env.observation import OBS_SIZE, encode_view
+    from ..encoding.observation import encode_view
 
-    return np.concatenate(
-        [encode_view(view)[: OBS_SIZE - 3], np.asarray(prior(ranked), np.float32)]
-    )
+    return input_row(encode_view(view), prior(ranked), np.float32)
 
 
 _SHARED: dict[str, Policy] = {}

@@ -91,7 +91,7 @@ def play(
     try:
         from ..tui.app import play_app
         from ..tui.session import GameSession, default_records_dir
-        from ..tui.words import LANGS
+        from ..tui.words import LANGS, word
     except ImportError as e:  # pragma: no cover - depends on the install
         fail(f"paohuzi play needs textual: pip install 'paohuzi[play]' ({e})")
     from ..bots import make_bot
@@ -115,8 +115,8 @@ def play(
     if notice:
         typer.echo(notice)
     if tui.save_error is not None:
-        typer.echo(f"error: the record was not saved: {tui.save_error}", err=True)
+        typer.echo(word("exit_not_saved", lang, why=tui.save_error), err=True)
         raise typer.Exit(1)
     if saved is not None:
-        typer.echo(f"record saved: {saved}")
-        typer.echo(f"replay it with: {replay_hint(saved)}")
+        typer.echo(word("exit_saved", lang, path=saved))
+        typer.echo(word("exit_replay", lang, hint=replay_hint(saved)))

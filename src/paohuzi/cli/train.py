@@ -123,7 +123,7 @@ def train(
             fail(f"--weights: {e}")
     if init is not None:
         from ..bots.learned import Policy
-        from ..train.selfplay import INPUTS
+        from ..bots.network import INPUTS
 
         try:
             p = Policy.load(init)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .observation import (
+from ..encoding.observation import (
     ACCELERATED,
     FEATURES,
     OBS_SIZE,

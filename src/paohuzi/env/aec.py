@@ -34,7 +34,7 @@ from ..core.errors import IllegalActionError
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import format_view, view
-from .observation import OBS_SIZE, Encoder, bounds
+from ..encoding.observation import OBS_SIZE, Encoder, bounds
 
 __all__ = ["AGENTS", "env", "raw_env"]
 

@@ -9,6 +9,14 @@ learner's balance change when the round ends.
 Observation and action spaces are the AEC environment's (``Discrete(317)``,
 ``{"observation", "action_mask"}``); ``action_masks()`` returns the mask as
 booleans, the name sb3-contrib's maskable algorithms look for.
+
+What an action outside the mask does is the ``illegal`` option (:data:`ILLEGAL`):
+``"raise"`` (the default) raises :class:`~paohuzi.core.errors.IllegalActionError`,
+for masked trainers where it is a bug; ``"penalize"`` plays nothing, returns the same
+observation and a reward of ``-illegal_penalty``; ``"random"`` plays a legal action
+drawn by the environment's seeded generator instead. ``info["illegal"]`` says when it
+happened. The last two let unmasked trainers and stable-baselines3's ``check_env``
+(which steps random actions) run on the environment.
 """
 
 from __future__ import annotations
@@ -27,9 +35,12 @@ from ..core.engine import State, new_game
 from ..core.errors import IllegalActionError
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from ..core.views import format_view, view
-from .observation import OBS_SIZE, Encoder, bounds
+from ..encoding.observation import OBS_SIZE, Encoder, bounds
 
-__all__ = ["PaohuziGymEnv"]
+__all__ = ["ILLEGAL", "PaohuziGymEnv"]
+
+ILLEGAL = ("raise", "penalize", "random")
+"""What ``step`` may do with an action outside the mask (the ``illegal`` option)."""
 
 Obs = dict[str, np.ndarray[Any, Any]]
 
@@ -46,7 +57,11 @@ class PaohuziGymEnv(gymnasium.Env[Obs, np.int64]):
         seat: int | None = None,
         rules: RuleSet = HONG_GUAI_WAN,
         render_mode: str | None = None,
+        illegal: str = "raise",
+        illegal_penalty: float = 1.0,
     ) -> None:
+        """``illegal``: what an action outside the mask does, one of :data:`ILLEGAL`;
+        ``illegal_penalty``: the reward lost to one under ``"penalize"``."""
         if isinstance(opponents, str) or len(opponents) != 2:
             raise ValueError(f"opponents are two bot names, got {opponents!r}")
         for name in opponents:
@@ -55,6 +70,14 @@ class PaohuziGymEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError(f"seat must be 0, 1, 2 or None (drawn each episode), got {seat!r}")
         if render_mode is not None and render_mode != "ansi":
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, got {illegal!r}")
+        if not (isinstance(illegal_penalty, int | float) and 0 <= illegal_penalty < float("inf")):
+            raise ValueError(
+                f"illegal_penalty must be a finite number >= 0, got {illegal_penalty!r}"
+            )
+        self.illegal = illegal
+        self.illegal_penalty = float(illegal_penalty)
         self.opponents = tuple(opponents)
         self.fixed_seat = seat
         self.rules = rules
@@ -71,6 +94,7 @@ class PaohuziGymEnv(gymnasium.Env[Obs, np.int64]):
         self.seat = 0
         self._encoder = Encoder()  # exactly encode(state, seat), reusing unchanged blocks
         self.bots: dict[int, Bot] = {}
+        self._rng = random.Random(0)  # draws "random" replacements; seeded by reset()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -86,6 +110,7 @@ class PaohuziGymEnv(gymnasium.Env[Obs, np.int64]):
             self.state = new_game(self.rules, seed=rng.randrange(2**63), dealer=rng.randrange(3))
             self._play_bots()
             if not self.state.over:
+                self._rng.setstate(rng.getstate())  # its next draws: no draw above moves
                 return self._obs(), self._info()
 
     def step(self, action: int | np.integer[Any]) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
@@ -96,17 +121,27 @@ class PaohuziGymEnv(gymnasium.Env[Obs, np.int64]):
             raise IllegalActionError(f"an action is an int id 0–{NUM_ACTIONS - 1}, got {action!r}")
         aid = int(action)
         legal = st.legal_actions(self.seat)
-        if aid not in legal:
-            raise IllegalActionError(
-                f"illegal action {action!r} for seat {self.seat}: legal are "
-                + ", ".join(f"{a} ({st.action(self.seat, a).text()})" for a in legal)
-            )
+        illegal = aid not in legal
+        if illegal:
+            if self.illegal == "penalize":
+                info = {**self._info(), "illegal": True}
+                return self._obs(), -self.illegal_penalty, False, False, info
+            if self.illegal == "raise":
+                raise IllegalActionError(
+                    f"illegal action {action!r} for seat {self.seat}: legal are "
+                    + ", ".join(f"{a} ({st.action(self.seat, a).text()})" for a in legal)
+                )
+            aid = legal[self._rng.randrange(len(legal))]  # "random"
         st.apply_fast(self.seat, aid)
         self._play_bots()
         reward = 0.0
         if st.result is not None:
             reward = float(st.result.deltas[self.seat])
-        return self._obs(), reward, st.over, False, self._info()
+        info = self._info()
+        if illegal:
+            info["illegal"] = True
+            info["played"] = aid
+        return self._obs(), reward, st.over, False, info
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The legal actions as booleans (sb3-contrib's MaskablePPO reads this)."""

@@ -19,16 +19,15 @@ from ..bots.base import obvious_action
 from ..bots.handeval import DEFAULT_WEIGHTS, Weights
 from ..bots.heuristic import HeuristicBot
 from ..bots.learned import LearnedBot, Policy, prior
-from ..core.actions import NUM_ACTIONS, Action
+from ..bots.network import INPUTS, input_row
+from ..core.actions import Action
 from ..core.engine import State, new_game
 from ..core.rules import RuleSet
 from ..core.views import view
-from ..env.observation import OBS_SIZE, encode
+from ..encoding.observation import encode
 
 __all__ = [
-    "INPUTS",
     "LABEL_CANDIDATES",
-    "PUBLIC",
     "duplicate_eval",
     "eval_job",
     "features",
@@ -37,18 +36,11 @@ __all__ = [
     "teacher_job",
 ]
 
-PUBLIC = OBS_SIZE - 3
-"""The public encoding without the balances (one round is one episode)."""
-INPUTS = PUBLIC + NUM_ACTIONS
-"""The network's input: the public part, then the heuristic prior (see bots.learned)."""
-
 
 def features(st: State, seat: int, ranked: list[tuple[float, Action]]) -> np.ndarray[Any, Any]:
     """The network's input for ``seat`` as uint8: encoding, then :func:`prior` of ``ranked``."""
-    out = np.empty(INPUTS, np.uint8)
-    out[:PUBLIC] = encode(st, seat)[:PUBLIC]
-    out[PUBLIC:] = prior(ranked)
-    return out
+    row: np.ndarray[Any, Any] = input_row(encode(st, seat), prior(ranked), np.uint8)
+    return row
 
 
 def seat_bot(

@@ -51,14 +51,13 @@ from ..bots.learned import (
     weights_array,
     weights_from_array,
 )
+from ..bots.network import ARRAYS, INPUTS, LEGAL, PRIOR, PUBLIC
 from ..core.actions import NUM_ACTIONS
 from ..core.engine import new_game
 from ..core.views import view
-from ..env.observation import FEATURES, bounds
+from ..encoding.observation import bounds
 from ..parallel import map_jobs
 from .selfplay import (
-    INPUTS,
-    PUBLIC,
     duplicate_eval,
     features,
     search_label_job,
@@ -79,7 +78,6 @@ __all__ = [
     "train",
 ]
 
-_LEGAL = next(f for f in FEATURES if f.name == "legal").start  # in the network's input too
 RETURN_SCALE = VALUE_SCALE  # a round's balance change, divided by this, is the value target
 
 
@@ -110,6 +108,8 @@ class TrainConfig:
     tune_deals: int = 0  # duplicate deals per step of the heuristic's weights' tuning (0: none)
     tune_sweeps: int = 2
     weights: str | None = None  # the heuristic's weights (a JSON file) when not tuned here
+    value_weight: float = 0.5  # the value head's squared error, in every loss
+    prior_pull: float = 0.2  # fine-tuning: cross-entropy towards the prior's heuristic's choice
     eval_deals: int = 30
     eval_every: int = 10  # fine-tuning updates between curve points
     workers: int = 2
@@ -138,31 +138,23 @@ class Net(nn.Module):
         xs = x * self.scale
         h = torch.relu(self.l1(xs))
         h = torch.relu(self.l2(h))
-        return self.pi(h) + self.alpha * xs[:, PUBLIC:], self.v(h).squeeze(-1)
+        return self.pi(h) + self.alpha * xs[:, PRIOR:], self.v(h).squeeze(-1)
 
 
 def load_exported(net: Net, path: str) -> None:
     """Set ``net``'s weights from an ``.npz`` that :func:`export` wrote (the inverse)."""
+    shapes = {k: v.shape for k, v in net.state_dict().items()}
+    sd = {}
     with np.load(path) as z:
-        a = {k: torch.from_numpy(z[k].astype(np.float32)) for k in z.files if k != WEIGHTS_KEY}
-    sd = {
-        "l1.weight": a["w1"].T,
-        "l1.bias": a["b1"],
-        "l2.weight": a["w2"].T,
-        "l2.bias": a["b2"],
-        "pi.weight": a["wp"].T,
-        "pi.bias": a["bp"],
-        "v.weight": a["wv"].T,
-        "v.bias": a["bv"],
-        "scale": a["scale"],
-        "alpha": a["alpha"].reshape(()),
-    }
+        for e in ARRAYS:
+            t = torch.from_numpy(z[e.name].astype(np.float32))
+            sd[e.parameter] = (t.T if e.transposed else t).reshape(shapes[e.parameter])
     net.load_state_dict(sd)
 
 
 def masked_logits(logits: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     """Illegal actions (the encoding's ``legal`` block is 0) get a very low logit."""
-    legal = x[:, _LEGAL : _LEGAL + NUM_ACTIONS] > 0
+    legal = x[:, LEGAL : LEGAL + NUM_ACTIONS] > 0
     return logits.masked_fill(~legal, -1e9)
 
 
@@ -170,19 +162,12 @@ def export(net: Net, weights: Weights = DEFAULT_WEIGHTS) -> dict[str, np.ndarray
     """The weights as numpy arrays, in the layout :class:`paohuzi.bots.learned.Policy` reads,
     with the prior's heuristic ``weights``."""
     sd = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
-    return {
-        WEIGHTS_KEY: weights_array(weights),
-        "w1": sd["l1.weight"].T.astype(np.float16),
-        "b1": sd["l1.bias"].astype(np.float16),
-        "w2": sd["l2.weight"].T.astype(np.float16),
-        "b2": sd["l2.bias"].astype(np.float16),
-        "wp": sd["pi.weight"].T.astype(np.float16),
-        "bp": sd["pi.bias"].astype(np.float16),
-        "wv": sd["v.weight"].T.astype(np.float16),
-        "bv": sd["v.bias"].astype(np.float16),
-        "scale": sd["scale"].astype(np.float32),
-        "alpha": np.asarray([sd["alpha"]], np.float32).reshape(1),
-    }
+    out: dict[str, np.ndarray[Any, Any]] = {WEIGHTS_KEY: weights_array(weights)}
+    for e in ARRAYS:
+        a = sd[e.parameter]
+        a = (a.T if e.transposed else a).astype(e.dtype)
+        out[e.name] = a.reshape(1) if a.ndim == 0 else a
+    return out
 
 
 def _weights(cfg: TrainConfig, run: _Run) -> Weights:
@@ -414,7 +399,8 @@ class _Run:
         r_all: torch.Tensor | None = None,
     ) -> tuple[float, float]:
         """One pass over the rows in ``order``, in batches: masked cross-entropy towards the
-        actions ``a_all`` (plus half the value head's squared error towards ``r_all``).
+        actions ``a_all`` (plus ``value_weight`` × the value head's squared error towards
+        ``r_all``).
 
         Returns the summed loss and the number of rows whose action the policy picked.
         """
@@ -426,7 +412,7 @@ class _Run:
             logits = masked_logits(logits, x)
             loss = nn.functional.cross_entropy(logits, a)
             if r_all is not None:
-                loss = loss + 0.5 * ((v - r_all[idx]) ** 2).mean()
+                loss = loss + self.cfg.value_weight * ((v - r_all[idx]) ** 2).mean()
             opt.zero_grad()
             torch.autograd.backward(loss)
             opt.step()
@@ -516,7 +502,9 @@ class _Run:
                 logp = torch.log_softmax(masked_logits(logits, bx), -1)
                 adv = (ret - v).detach()
                 pg = -(adv * logp.gather(1, ba[:, None]).squeeze(1)).mean()
-                loss = pg + 0.5 * ((v - ret) ** 2).mean() + 0.2 * nn.functional.nll_loss(logp, bt)
+                value = ((v - ret) ** 2).mean()
+                pull = nn.functional.nll_loss(logp, bt)
+                loss = pg + cfg.value_weight * value + cfg.prior_pull * pull
                 opt.zero_grad()
                 loss.backward()
                 opt.step()

@@ -4,11 +4,12 @@ Everything on screen is drawn from ``view(state, human)`` and the human's censor
 event log, so the UI cannot leak the bots' hands. Bots answer first in a claim
 window (they never see the human's answer), then the human is asked; the engine
 applies the highest claim once every seat that could still beat it has answered.
+The session (:mod:`.session`) runs the bots and paces the moves; this module lays
+out the screen and turns keys into moves; every word on it comes from :mod:`.words`.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,27 +24,22 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input
 
 from ..core.actions import PASS_ID, Action, ActionKind
-from ..core.cards import format_faces, glyph, parse_faces
+from ..core.cards import glyph, parse_faces
 from ..core.engine import Phase
-from ..core.errors import PaohuziError
+from ..core.errors import NotationError, PaohuziError
 from ..core.events import Event, EventKind
-from ..core.hand import Wait
 from ..core.views import SeatView
+from .panels import balances, hint_text, round_over_text, seat_text
 from .render import (
-    current_waits,
-    discard_waits_of,
     faces_text,
-    group_text,
-    waits_line,
 )
 from .screens import ConfirmQuit, RoundOver
-from .session import GameSession
+from .session import DEFAULT_DELAY, PACED, BotTurn, GameSession
 from .widgets import HandView, OptionLine, Panel
 from .words import (
     action_label,
     display_width,
     event_line,
-    ljust_cells,
     seat_word,
     win_text,
     word,
@@ -59,106 +55,15 @@ __all__ = [
     "win_text",
 ]
 
-DEFAULT_DELAY = 0.4
-"""Seconds each draw, discard, pile and claim stays on screen before the next one."""
-
 RECENT = 3
 """Moves always shown under the offer, newest last."""
-
-_PACED = frozenset(
-    {
-        EventKind.DRAW,
-        EventKind.DISCARD,
-        EventKind.PILE,
-        EventKind.PENG,
-        EventKind.CHI,
-        EventKind.PAO,
-        EventKind.TI,
-        EventKind.WEI,
-        EventKind.HU,
-    }
-)
-
-
-def _table_text(v: SeatView, seat: int) -> Text:
-    out = Text()
-    for i, g in enumerate(v.tables[seat]):
-        if i:
-            out.append(" ")
-        out.append_text(group_text(g))
-    return out if v.tables[seat] else Text("—", style="dim")
-
-
-def _pile_text(v: SeatView, seat: int) -> Text:
-    pile = v.piles[seat]
-    return faces_text(pile) if pile else Text("—", style="dim")
-
-
-def balances(v: SeatView) -> tuple[int, int, int]:
-    """The 悟性 balances, settled ones once the round is over."""
-    return v.result.balances if v.result is not None else v.balances
-
-
-def round_over_text(
-    session: GameSession,
-    v: SeatView,
-    names: Mapping[int, str],
-    saved: Path | None,
-    lang: str = "zh",
-    save_error: str | None = None,
-) -> Text:
-    """The end-of-round report: result, 胡息/囤/番 breakdown, settlement, every hand."""
-    res = v.result
-    assert res is not None
-    human = session.human
-    m = session.match
-    order = (human, (human + 1) % 3, (human + 2) % 3)
-
-    def who(s: int) -> str:
-        return ljust_cells(seat_word(s, human, lang), 8)
-
-    out = Text()
-    out.append(word("round", lang, n=len(m.finished), total=m.rounds_total) + "\n", style="bold")
-    if res.winner is None or res.win is None:
-        out.append(word("huangzhuang", lang, who=seat_word(res.next_dealer, human, lang)) + "\n")
-    else:
-        name = names.get(res.winner, "")
-        out.append(
-            word("wins", lang, who=seat_word(res.winner, human, lang), name=name) + "\n",
-            style="bold green",
-        )
-        out.append(win_text(res.win, lang) + "\n")
-    out.append("\n" + word("settlement", lang) + "\n", style="bold")
-    for s in order:
-        out.append(f"  {who(s)}{res.deltas[s]:>+4d}  →  悟性 {res.balances[s]:>3}\n")
-    out.append("\n" + word("hands", lang) + "\n", style="bold")
-    for s in order:
-        hand = v.hands[s] or ()
-        out.append(f"  {who(s)}")
-        out.append_text(_table_text(v, s))
-        out.append(f"  | {word('hand', lang)} ", style="dim")
-        out.append_text(faces_text(hand) if hand else Text("—", style="dim"))
-        out.append("\n")
-    if saved is not None:
-        out.append("\n" + word("record_saved", lang, path=saved) + "\n", style="italic")
-    if save_error is not None:
-        out.append("\n" + word("record_failed", lang, why=save_error) + "\n", style="bold red")
-    if m.over:
-        t = m.totals()
-        out.append("\n" + word("match_over", lang, n=len(m.finished)) + "\n", style="bold")
-        for s in order:
-            out.append(f"  {who(s)}{t[s]:>+4d}  (悟性 {m.balances[s]})\n")
-        out.append("\n" + word("leave_keys", lang), style="reverse")
-    else:
-        out.append("\n" + word("next_keys", lang), style="reverse")
-    return out
 
 
 class PlayApp(App[Path | None]):
     """The game screen. Returns the path of the saved record (None if nothing was played).
 
     One column, built to fit 80×24 and still read at 60 columns: the status
-    line (round, 庄, 亮张, 墩, 悟性), the two other seats (table and pile), a log that
+    line (round, 庄, 亮张, 底牌, 悟性), the two other seats (table and pile), a log that
     takes whatever rows are left, then everything the human decides on, which is
     never pushed off the screen: the card on offer with the last moves, the claim
     options, his table and his whole hand.
@@ -206,12 +111,13 @@ class PlayApp(App[Path | None]):
         Binding("1", "option(1)", "吃碰胡", key_display="1-9"),
         *(Binding(str(i), f"option({i})", show=False) for i in range(2, 10)),
         Binding("p", "pass_claim", "过"),
+        # 退出 before the optional keys: a narrow footer drops its last entries
+        Binding("q", "request_quit", "退出"),
         Binding("s", "skip", "跳过"),
         Binding("t", "toggle_hint", "听牌"),
         Binding("colon", "focus_cmd", "输入"),
         Binding("slash", "focus_cmd", show=False),
         Binding("escape", "focus_hand", show=False),
-        Binding("q", "request_quit", "退出"),
         Binding("ctrl+c", "request_quit", show=False, priority=True),
         Binding("ctrl+q", "request_quit", show=False, priority=True),
     ]
@@ -228,14 +134,14 @@ class PlayApp(App[Path | None]):
     ) -> None:
         super().__init__()
         self.session = session
-        self.delay = delay
+        session.delay = delay
+        session.threaded_bots = threaded_bots
         self.lang = lang
         self.names: dict[int, str] = dict(names or {})
         for s, bot in session.bots.items():
             self.names.setdefault(s, getattr(bot, "name", type(bot).__name__))
         self.names.setdefault(session.human, "you" if lang == "en" else "你")
         self.notice = notice
-        self.threaded_bots = threaded_bots
         self.hint_on = False
         self.error: str | None = None
         self.save_error: str | None = None
@@ -248,7 +154,6 @@ class PlayApp(App[Path | None]):
         self._older: list[str] = []  # what the log panel shows: moves older than the recent ones
         self._pending: deque[Event] = deque()
         self._feeding = False
-        self._skip = False
 
     _GAME_ACTIONS = frozenset(
         {"move", "discard", "option", "pass_claim", "toggle_hint", "focus_cmd", "focus_hand"}
@@ -294,7 +199,7 @@ class PlayApp(App[Path | None]):
 
     def on_mount(self) -> None:
         self._mounted = True
-        self.query_one("#seats").set_class(self.size.width >= self.WIDE, "wide")
+        self._fit_width()
         self.query_one(HandView).focus()
         if self.notice:
             self.log_line(self.notice)
@@ -313,28 +218,19 @@ class PlayApp(App[Path | None]):
         self.refresh_all()
         self.drive()
 
-    def _collect(self) -> None:
-        """Queue the events the human has not seen yet (the 亮张 deal is in the header)."""
-        if self.session.state is None:
-            return
-        for e in self.session.new_events():
-            if e.kind not in (EventKind.REVEAL, EventKind.DEAL):
-                self._pending.append(e)
-
     async def _feed(self) -> None:
-        """Show the queued moves one at a time, ``delay`` seconds apart (``s`` skips ahead)."""
-        self._collect()
+        """Show the moves the human has not seen, one at a time, each held as the session
+        paces it (``s`` skips ahead)."""
+        sess = self.session
+        self._pending.extend(sess.shown_events())
         self._feeding = bool(self._pending)
         self.refresh_status()
         while self._pending:
             e = self._pending.popleft()
             self._show_event(e)
-            if e.kind in _PACED and self.delay > 0 and not self._skip:
+            if e.kind in PACED and sess.delay > 0 and not sess.skipping:
                 self.refresh_offer()
-                waited = 0.0
-                while waited < self.delay and not self._skip:
-                    await asyncio.sleep(0.05)
-                    waited += 0.05
+                await sess.hold(e)
         self._feeding = False
         self.refresh_all()
 
@@ -361,28 +257,23 @@ class PlayApp(App[Path | None]):
                 if st.over:
                     self.round_over()
                     return
-                seat = sess.pending_bot()
-                if seat is None:
-                    self._skip = False  # the human decides: pacing resumes after
+                if sess.pending_bot() is None:
+                    sess.skipping = False  # the human decides: pacing resumes after
                     return
-                bot_view = sess.bot_view(seat)
-                bot = sess.bots[seat]
-                try:
-                    if self.threaded_bots:
-                        action = await asyncio.to_thread(bot.act, bot_view)
-                    else:
-                        action = bot.act(bot_view)
-                except Exception as e:  # a broken bot must not end the human's match
-                    legal = bot_view.legal
-                    action = next((a for a in legal if a.id == PASS_ID), legal[0])
-                    self.log_line(f"! bot {self.seat(seat)} failed ({e!r}); played {action.text()}")
-                if sess.state is not st or st.version != bot_view.version:
+                turn = await sess.bot_turn()
+                if turn is None:
                     return  # the round changed under us (quit/restart)
-                _events, problem = sess.apply_bot(seat, action)
-                if problem:
-                    self.log_line("! " + problem)
+                self._report_bot(turn)
         finally:
             self.refresh_all()
+
+    def _report_bot(self, turn: BotTurn) -> None:
+        """Log a bot's answer that had to be replaced (it failed, or was refused)."""
+        who, move = self.seat(turn.seat), turn.action.text()
+        if turn.failed is not None:
+            self.log_line(self.w("bot_failed", who=who, why=turn.failed, move=move))
+        elif turn.refused is not None:
+            self.log_line(self.w("bot_refused", who=who, why=turn.refused, move=move))
 
     def round_over(self) -> None:
         sess = self.session
@@ -434,9 +325,14 @@ class PlayApp(App[Path | None]):
     WIDE = 110
     """From this many columns the two other seats sit side by side."""
 
+    def _fit_width(self) -> None:
+        """Seats side by side when wide; a compact key line when narrow (退出 stays on it)."""
+        self.query_one("#seats").set_class(self.size.width >= self.WIDE, "wide")
+        self.query_one(Footer).compact = self.size.width < 80
+
     def on_resize(self) -> None:
         if self._mounted:
-            self.query_one("#seats").set_class(self.size.width >= self.WIDE, "wide")
+            self._fit_width()
             self.call_after_refresh(self._scroll_log)
 
     def set_error(self, message: str | None) -> None:
@@ -477,50 +373,17 @@ class PlayApp(App[Path | None]):
         self.query_one("#info", Panel).show(t)
 
     def refresh_seat(self, v: SeatView, s: int) -> None:
-        panel = self.query_one(f"#seat{s}", Panel)
-        acting = s in self._acting(v)
-        t = Text()
-        t.append(self.seat(s), style="bold yellow" if acting else "bold")
-        t.append(f" {self.names.get(s, '')}", style="dim")
-        if v.dealer == s:
-            t.append(" 庄", style="bold")
-        t.append(f" {self.w('hand')}{v.hand_sizes[s]}{self.w('cards')}")
-        if v.dead[s]:
-            t.append(" " + self.w("dead"), style="red")
-        t.append(f" {self.w('pile')} ", style="dim")
-        t.append_text(_pile_text(v, s))
-        t.append(f"\n {self.w('table')} ", style="dim")
-        t.append_text(_table_text(v, s))
-        hand = v.hands[s]
-        if hand is not None and v.over:
-            t.append(f"\n {self.w('hand')} ", style="dim")
-            t.append_text(faces_text(hand))
-        panel.show(t)
-        panel.set_class(acting, "acting")
+        """Redraw seat ``s``'s panel (:func:`seat_text`; the human's on one line)."""
+        h = self.session.human
+        name = self.names.get(s, "") if s != h else ""
+        panel = self.query_one("#mytable" if s == h else f"#seat{s}", Panel)
+        panel.show(seat_text(v, s, h, name, self.lang, one_line=s == h))
+        panel.set_class(s in self._acting(v), "acting")
 
     def refresh_mine(self, v: SeatView) -> None:
+        """The human's panel and hand."""
         h = self.session.human
-        t = Text()
-        t.append(self.seat(h), style="bold")
-        if v.dealer == h:
-            t.append(" 庄", style="bold")
-        t.append(f" {self.w('hand')}{v.hand_sizes[h]}{self.w('cards')}")
-        if v.dead[h]:
-            t.append(" " + self.w("dead_mine"), style="red")
-        t.append(f" {self.w('table')} ", style="dim")
-        t.append_text(_table_text(v, h))
-        t.append(f" {self.w('pile')} ", style="dim")
-        t.append_text(_pile_text(v, h))
-        chou = []
-        if v.chou_chi:
-            chou.append("臭吃 " + format_faces(sorted(v.chou_chi)))
-        if v.chou_peng:
-            chou.append("臭碰 " + format_faces(sorted(v.chou_peng)))
-        if chou:
-            t.append(" " + " ".join(chou), style="dim")
-        mytable = self.query_one("#mytable", Panel)
-        mytable.show(t)
-        mytable.set_class(h in self._acting(v), "acting")
+        self.refresh_seat(v, h)
         marked: frozenset[int] = frozenset()
         if self.hint_on and self._discarding(v):
             marked = self._hint(v)[2]
@@ -559,37 +422,9 @@ class PlayApp(App[Path | None]):
     def _hint(self, v: SeatView) -> tuple[int, Text, frozenset[int]]:
         if self._hint_cache is not None and self._hint_cache[0] == v.version:
             return self._hint_cache
-        rules = self.session.match.rules
-        mine = v.tables[self.session.human]
-        counts = v.hand_counts()
-        t = Text()
-        marked: frozenset[int] = frozenset()
-        if v.over:
-            t.append(self.w("round_over"))
-        elif self._discarding(v):
-            discards = [
-                a.face for a in v.legal if a.kind is ActionKind.DISCARD and a.face is not None
-            ]
-            dw = discard_waits_of(mine, counts, discards, rules)
-            marked = frozenset(dw)
-            if dw:
-                t.append(self.w("hint_after") + "\n", style="bold")
-                for i, (f, ws) in enumerate(sorted(dw.items())):
-                    if i:
-                        t.append("\n")
-                    t.append("打")
-                    t.append_text(faces_text((f,)))
-                    t.append(" → ")
-                    t.append_text(waits_line(ws))
-            else:
-                t.append(self.w("hint_none"))
-        else:
-            now: list[Wait] = current_waits(mine, counts, rules)
-            if now:
-                t.append(self.w("hint_wait") + "\n", style="bold")
-                t.append_text(waits_line(now))
-            else:
-                t.append(self.w("hint_not"))
+        t, marked = hint_text(
+            v, self.session.human, self.session.match.rules, self._discarding(v), self.lang
+        )
         self._hint_cache = (v.version, t, marked)
         return self._hint_cache
 
@@ -666,16 +501,27 @@ class PlayApp(App[Path | None]):
     def _can_act(self) -> bool:
         """The human may act now; otherwise say why."""
         sess = self.session
-        if sess.state is None or sess.state.over:
-            self._refuse("the round is over")
+        st = sess.state
+        if st is None or st.over:
+            self._refuse(self.w("no_round"))
             return False
         if not sess.human_turn():
             h = sess.human
-            waiting = [s for s in sess.state.to_act() if s != h]
-            who = ", ".join(self.seat(s) for s in waiting) or "the other seats"
-            self._refuse(f"not your turn: waiting for {who}")
+            waiting = [s for s in st.to_act() if s != h]
+            who = "、".join(self.seat(s) for s in waiting) or self.w("others")
+            self._refuse(self.w("not_your_turn", who=who))
             return False
         return True
+
+    def _why_not(self, move: Action | str | int, e: PaohuziError) -> str:
+        """Why the engine refused the human's ``move``, in the screen's language."""
+        text = move.text() if isinstance(move, Action) else str(move)
+        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < 20:
+            text = glyph(move)  # a card picked to discard
+        if isinstance(e, NotationError):
+            return self.w("unreadable", text=text, why=e)
+        legal = "、".join(a.text() for a in self.session.view().legal)
+        return self.w("illegal_move", text=text, legal=legal, why=e)
 
     def play(self, action: Action | str | int) -> bool:
         """Apply the human's move; refused moves are explained in the status line."""
@@ -684,7 +530,7 @@ class PlayApp(App[Path | None]):
         try:
             self.session.apply_human(action)
         except PaohuziError as e:
-            self._refuse(str(e))
+            self._refuse(self._why_not(action, e))
             return False
         self.error = None
         self._hint_cache = None
@@ -696,21 +542,21 @@ class PlayApp(App[Path | None]):
 
     def action_skip(self) -> None:
         """Show the moves still queued at once (until the human must decide again)."""
-        self._skip = True
+        self.session.skipping = True
 
     def action_discard(self) -> None:
         if not self._can_act():
             return
         v = self.session.view()
         if v.phase is not Phase.DISCARD:
-            self._refuse("a card is on offer: choose a claim with 1–9 or p (过), not a discard")
+            self._refuse(self.w("offer_not_discard"))
             return
         face = self.query_one(HandView).selected_face()
         if face is None:
-            self._refuse("no card selected")
+            self._refuse(self.w("no_card"))
             return
         if v.hand_counts()[face] >= 3:
-            self._refuse(f"{glyph(face)} is in a 坎: a 坎 is never split or discarded")
+            self._refuse(self.w("kan_kept", card=glyph(face)))
             return
         self.play(face)
 
@@ -719,10 +565,10 @@ class PlayApp(App[Path | None]):
             return
         numbered = self._numbered()
         if not numbered:
-            self._refuse("nothing to claim now: discard a card (Enter)")
+            self._refuse(self.w("nothing_to_claim"))
             return
         if not 1 <= n <= len(numbered):
-            self._refuse(f"no option {n}: choose 1–{len(numbered)} or p (过)")
+            self._refuse(self.w("no_option", n=n, m=len(numbered)))
             return
         self.play(numbered[n - 1])
 
@@ -730,7 +576,7 @@ class PlayApp(App[Path | None]):
         if not self._can_act():
             return
         if not any(a.id == PASS_ID for a in self.options):
-            self._refuse("nothing to pass: it is your discard")
+            self._refuse(self.w("nothing_to_pass"))
             return
         self.play(PASS_ID)
 
@@ -743,7 +589,7 @@ class PlayApp(App[Path | None]):
     def _card_clicked(self, message: HandView.Picked) -> None:
         v = self.session.view()
         if v.phase is Phase.CLAIM and self.session.human_turn():
-            self._refuse("a card is on offer: choose a claim (1–9, p = 过) before discarding")
+            self._refuse(self.w("claim_first"))
             return
         self.play(message.face)
 
@@ -778,9 +624,7 @@ class PlayApp(App[Path | None]):
             move = faces[0]  # a bare card: discard it
             v = self.session.view() if self.session.state is not None else None
             if v is not None and v.phase is Phase.CLAIM:
-                self._refuse(
-                    f"{text!r} names a card; on a claim type 碰, 吃:…, 胡 or 过 (or 1–9/p)"
-                )
+                self._refuse(self.w("card_on_claim", text=text))
                 return
         if self.play(move):
             message.input.value = ""

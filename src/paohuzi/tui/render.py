@@ -31,6 +31,7 @@ __all__ = [
     "group_text",
     "hand_columns",
     "hand_hit",
+    "hanging",
     "render_hand",
     "seat_name",
     "waits_line",
@@ -243,3 +244,54 @@ LEGEND = Text.assemble(
     " red 二七十贰柒拾",
 )
 """A one-line key to the card colours."""
+
+
+def _cells(ch: str) -> int:
+    """Terminal cells of one character (汉字 and full-width forms take two)."""
+    import unicodedata
+
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def hanging(text: Text, width: int, indent: int = 4) -> Text:
+    """``text`` wrapped to ``width`` cells, each line's continuations indented.
+
+    A continuation starts ``indent`` cells further in than its line's own leading
+    spaces, so a wrapped 结算 or 名堂 line reads as one item. Breaks fall after a space
+    where the line has one in reach, else between any two characters (Chinese has no
+    spaces). Styles are kept.
+    """
+    out = Text()
+    for i, line in enumerate(text.split("\n", allow_blank=True)):
+        if i:
+            out.append("\n")
+        plain = line.plain
+        pad = len(plain) - len(plain.lstrip(" ")) + indent
+        if width - pad < 8:  # too narrow to indent: wrap flush
+            pad = 0
+        start, room, first = 0, width, True
+        while True:
+            used, end, space = 0, start, -1
+            while end < len(plain) and used + _cells(plain[end]) <= room:
+                used += _cells(plain[end])
+                if plain[end] == " " and end > start:
+                    space = end
+                end += 1
+            if end < len(plain) and space > start:
+                end = space + 1  # break after the last space in reach
+            if not first:
+                out.append("\n" + " " * pad)
+            piece = line[start:end]
+            if end < len(plain):
+                piece.rstrip()  # in place
+            out.append_text(piece)
+            if end >= len(plain):
+                break
+            start, room, first = end, width - pad, False
+            while start < len(plain) and plain[start] == " ":
+                start += 1
+            if start >= len(plain):
+                break
+    return out

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 
+from .render import hanging
 from .widgets import Panel
 from .words import word
 
@@ -72,11 +73,22 @@ class RoundOver(ModalScreen[bool]):
         self.text = text
         self.keys = keys
 
+    WIDTH = 100
+    """The report's frame, in cells (less on a narrower terminal)."""
+
+    def _wrapped(self) -> Text:
+        """The report wrapped to the frame, each long line's continuations indented."""
+        inner = min(self.WIDTH, self.app.size.width) - 5  # border, padding, a scrollbar
+        return hanging(self.text, max(inner, 20))
+
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
             # the keys sit in the frame: visible however long the report scrolls
             box.border_subtitle = self.keys
-            yield Panel(self.text, id="result")
+            yield Panel(self._wrapped(), id="result")
+
+    def on_resize(self) -> None:
+        self.query_one("#result", Panel).show(self._wrapped())
 
     def action_next(self) -> None:
         self.dismiss(True)

@@ -33,7 +33,7 @@ LANGS = ("zh", "en")
 _WORDS: dict[str, tuple[str, str]] = {
     "round": ("第{n}/{total}局", "Round {n}/{total}"),
     "dealer": ("庄", "dealer"),
-    "stock": ("墩", "stock"),
+    "stock": ("底牌", "stock"),
     "balances": ("悟性", "悟性"),
     "to_act": ("轮到", "to act:"),
     "round_over": ("本局结束", "round over"),
@@ -66,7 +66,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "hands": ("各家手牌", "Hands"),
     "wins": ("{who} 胡牌（{name}）", "{who} wins ({name})"),
     "huangzhuang": (
-        "荒庄：墩已摸完，不结算，{who}继续坐庄。",
+        "荒庄：底牌已摸完，不结算，{who}继续坐庄。",
         "荒庄: the stock ran out, no payments; {who} deals again.",
     ),
     "record_saved": ("记录已保存：{path}", "Record saved: {path}"),
@@ -98,6 +98,47 @@ _WORDS: dict[str, tuple[str, str]] = {
     "rp_hidden": ("手牌 {n}张（不可见）", "hand: {n} cards (hidden)"),
     "rp_to_act": ("▶ 待出手", "▶ to act"),
     "no_mingtang": ("名堂 无（平胡 1 番）", "名堂 none (平胡, 1 番)"),
+    # refusals: why a key or a typed move does nothing now
+    "no_round": ("本局已结束", "the round is over"),
+    "not_your_turn": ("还没轮到你：等待 {who}", "not your turn: waiting for {who}"),
+    "others": ("其他玩家", "the other seats"),
+    "offer_not_discard": (
+        "桌面有牌：用 1–9 选吃碰胡，或 p 过，不能出牌",
+        "a card is on offer: choose a claim with 1–9 or p (过), not a discard",
+    ),
+    "no_card": ("没有选中牌", "no card selected"),
+    "kan_kept": (
+        "{card} 是坎：坎不能拆，也不能打出",
+        "{card} is in a 坎: a 坎 is never split or discarded",
+    ),
+    "nothing_to_claim": (
+        "现在没有可吃碰的牌：请出牌（Enter）",
+        "nothing to claim now: discard a card (Enter)",
+    ),
+    "no_option": ("没有第 {n} 项：请选 1–{m} 或 p 过", "no option {n}: choose 1–{m} or p (过)"),
+    "nothing_to_pass": ("现在轮到你出牌，不能过", "nothing to pass: it is your discard"),
+    "claim_first": (
+        "桌面有牌：请先选吃碰胡（1–9，p 过），再出牌",
+        "a card is on offer: choose a claim (1–9, p = 过) before discarding",
+    ),
+    "card_on_claim": (
+        "“{text}”是一张牌；现在要输入 碰、吃:…、胡 或 过（或 1–9 / p）",
+        "{text!r} names a card; on a claim type 碰, 吃:…, 胡 or 过 (or 1–9/p)",
+    ),
+    "unreadable": (
+        "看不懂“{text}”：可输入 s5、打:五、碰、吃:三四五 比:五五伍、过、胡",
+        "cannot read {text!r}: {why}",
+    ),
+    "illegal_move": ("“{text}”现在不能走；可走：{legal}", "{why}"),
+    "bot_failed": (
+        "! {who} 出错（{why}），代为 {move}",
+        "! bot {who} failed ({why}); played {move}",
+    ),
+    "bot_refused": ("! {who} 的出手无效，代为 {move}", "! bot {who}: {why}; played {move} instead"),
+    # what `paohuzi play` prints when the match window closes
+    "exit_saved": ("记录已保存：{path}", "record saved: {path}"),
+    "exit_replay": ("回放：{hint}", "replay it with: {hint}"),
+    "exit_not_saved": ("错误：记录未能保存：{why}", "error: the record was not saved: {why}"),
 }
 
 _SEATS = {"zh": ("你", "下家", "上家"), "en": ("you", "next", "prev")}
@@ -210,7 +251,7 @@ def event_line(
         tail = f"胡息 {hx}, {tun} 囤 × {fan} 番 = {score}"
         return f"{who} 胡 {card}: {tail}"
     if k is EventKind.HUANGZHUANG:
-        return "荒庄: the stock is empty" if en else "荒庄：墩已摸完"
+        return "荒庄: the stock is empty" if en else "荒庄：底牌已摸完"
     if k is EventKind.SETTLE:
         order = _order(e.numbers, human if names is None else 0)
         parts = [f"{seat_word(s, human, lang)} {d:+d}" for s, d in order]

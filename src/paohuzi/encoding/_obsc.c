@@ -1,11 +1,13 @@
-/* The observation encoder in C: paohuzi.env.observation's encode(), compiled.
+/* The observation encoder in C: paohuzi.encoding.observation's encode(), compiled.
  *
  * An optional accelerator. observation.py is the definition (encode_view) and the
  * portable fast path (_raw, Encoder); this file computes the same vector straight
  * from the State's fields into a caller's float32 buffer, and the tests compare the
- * two on every position of many random rounds. The block offsets, the six table
- * kinds and the phases come from observation.py through setup(), so the layout is
- * written down in one place only.
+ * two on every position of many random rounds. The layout is declared once, in
+ * layout.py: setup() passes every block's (start, size) by name, and refuses a layout
+ * whose sizes differ from what this file writes (BLOCK below); the six table kinds,
+ * the phases and the §14 rule that hides a card on offer (observation.offer_hidden)
+ * come the same way, so nothing here restates them.
  *
  * Every index read from the state (a face, an action id, a seat) is bounds-checked
  * before it is written to: a malformed state raises ValueError, never corrupts
@@ -30,6 +32,7 @@ static struct {
 
 static PyObject *KINDS[NKINDS]; /* TABLE_KINDS, in block order */
 static PyObject *CLAIM, *OVER;  /* Phase.CLAIM, Phase.OVER */
+static PyObject *HIDDEN_OFFER;  /* observation.offer_hidden(state, seat): the §14 rule */
 
 /* Interned attribute names. */
 static PyObject *s_phase, *s_hands, *s_tables, *s_piles, *s_discards, *s_dead, *s_chou_chi,
@@ -137,44 +140,6 @@ static int kind_index(PyObject *kind) {
     return -1;
 }
 
-/* Whether seat src has a face-down group of face x (the 偎 that hides a 偎胡's card). */
-static int facedown_has(PyObject *tables, long src, long x) {
-    PyObject *t = seq_item(tables, src);
-    if (!t)
-        return -1;
-    int found = 0;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(t);
-    for (Py_ssize_t i = 0; i < n && !found; i++) {
-        PyObject *tg = PySequence_Fast_GET_ITEM(t, i);
-        int hidden = attr_true(tg, s_hidden);
-        if (hidden < 0)
-            goto fail;
-        if (!hidden)
-            continue;
-        PyObject *g = PyObject_GetAttr(tg, s_group);
-        if (!g)
-            goto fail;
-        PyObject *faces = seq_attr(g, s_faces);
-        Py_DECREF(g);
-        if (!faces)
-            goto fail;
-        if (PySequence_Fast_GET_SIZE(faces) > 0) {
-            long f = PyLong_AsLong(PySequence_Fast_GET_ITEM(faces, 0));
-            if (f == -1 && PyErr_Occurred()) {
-                Py_DECREF(faces);
-                goto fail;
-            }
-            found = f == x;
-        }
-        Py_DECREF(faces);
-    }
-    Py_DECREF(t);
-    return found;
-fail:
-    Py_DECREF(t);
-    return -1;
-}
-
 /* One seat's table: each group's faces into its kind's block (face-down groups of
  * another seat only counted by kind while the round is on, §14). */
 static int encode_table(float *out, PyObject *table, int r, int over, int *seen) {
@@ -238,8 +203,7 @@ static void set_bits(float *out, Py_ssize_t base, unsigned long bits) {
 
 /* The phase, who is to act and the offer (observation.py's _mark_turn). Adds the card
  * on offer to seen when the seat sees it come from outside the other blocks. */
-static int encode_turn(float *out, PyObject *st, long seat, PyObject *phase, PyObject *tables,
-                       int *seen) {
+static int encode_turn(float *out, PyObject *st, long seat, PyObject *phase, int *seen) {
     PyObject *w = PyObject_GetAttr(st, s_window);
     if (!w)
         return -1;
@@ -272,7 +236,16 @@ static int encode_turn(float *out, PyObject *st, long seat, PyObject *phase, PyO
             seen[x]++;
         } else {
             out[L.offer_placed] = 1.0f;
-            int hid = src != seat ? facedown_has(tables, src, x) : 0;
+            int hid = -1;
+            PyObject *key = PyLong_FromLong(seat);
+            if (key) {
+                PyObject *r = PyObject_CallFunctionObjArgs(HIDDEN_OFFER, st, key, NULL);
+                Py_DECREF(key);
+                if (r) {
+                    hid = PyObject_IsTrue(r);
+                    Py_DECREF(r);
+                }
+            }
             if (hid < 0)
                 goto done;
             if (hid)
@@ -377,7 +350,7 @@ static int encode_one(PyObject *st, long seat, PyObject *legal, float *out, sign
     if (liang < 0)
         goto done;
     out[L.liang + liang] = 1.0f;
-    if (encode_turn(out, st, seat, phase, tables, seen) < 0)
+    if (encode_turn(out, st, seat, phase, seen) < 0)
         goto done;
     for (int f = 0; f < NFACES; f++)
         out[L.unseen + f] = (float)(unsigned char)(4 - seen[f]);
@@ -510,61 +483,117 @@ done:
     return res;
 }
 
-static int offset(PyObject *d, const char *name, Py_ssize_t *into) {
+/* The blocks the encoder writes, by their names in layout.py, with the entries each must
+ * have (-1: any; the legal block's size is the number of action ids). The table blocks
+ * of the other kinds follow each "table.<seat>.chi", NFACES entries a kind. */
+#define NBLOCKS 28
+static const struct { const char *name; int size; } BLOCK[NBLOCKS] = {
+    {"hand", NFACES}, {"table.self.chi", NFACES}, {"table.next.chi", NFACES},
+    {"table.prev.chi", NFACES}, {"table.self.facedown", NKINDS},
+    {"table.next.facedown", NKINDS}, {"table.prev.facedown", NKINDS}, {"pile.self", NFACES},
+    {"pile.next", NFACES}, {"pile.prev", NFACES}, {"discards.self", NFACES},
+    {"discards.next", NFACES}, {"discards.prev", NFACES}, {"chou_chi", NFACES},
+    {"chou_peng", NFACES}, {"unseen", NFACES}, {"hand_sizes", 3}, {"stock", 1},
+    {"dealer", 3}, {"phase", 3}, {"to_act", 3}, {"liangzhang", NFACES}, {"offer", NFACES},
+    {"offer.hidden", 1}, {"offer.source", 3}, {"offer.from_draw", 1}, {"offer.placed", 1},
+    {"dead", 3},
+};
+
+/* Block name's start from d (name -> (start, size)), its size checked against want. */
+static int offset(PyObject *d, const char *name, long want, Py_ssize_t *into,
+                  Py_ssize_t *size) {
     PyObject *v = PyDict_GetItemString(d, name); /* borrowed */
     if (!v) {
-        PyErr_Format(PyExc_KeyError, "setup: no offset %s", name);
+        PyErr_Format(PyExc_KeyError, "setup: the layout has no block %s", name);
         return -1;
     }
-    *into = PyLong_AsSsize_t(v);
-    return *into == -1 && PyErr_Occurred() ? -1 : 0;
+    Py_ssize_t start, n;
+    if (!PyArg_ParseTuple(v, "nn", &start, &n))
+        return -1;
+    if (want >= 0 && n != want) {
+        PyErr_Format(PyExc_ValueError,
+                     "setup: block %s has %zd entries in the layout, the C encoder writes %ld",
+                     name, n, want);
+        return -1;
+    }
+    *into = start;
+    if (size)
+        *size = n;
+    return 0;
 }
 
 static PyObject *py_setup(PyObject *self, PyObject *args) {
-    PyObject *kinds, *claim, *over, *off;
-    if (!PyArg_UnpackTuple(args, "setup", 4, 4, &kinds, &claim, &over, &off))
+    PyObject *kinds, *claim, *over, *off, *hidden;
+    if (!PyArg_UnpackTuple(args, "setup", 5, 5, &kinds, &claim, &over, &off, &hidden))
         return NULL;
-    if (!PyTuple_Check(kinds) || PyTuple_GET_SIZE(kinds) != NKINDS || !PyDict_Check(off)) {
-        PyErr_SetString(PyExc_TypeError, "setup(six kinds, Phase.CLAIM, Phase.OVER, offsets)");
+    if (!PyTuple_Check(kinds) || PyTuple_GET_SIZE(kinds) != NKINDS || !PyDict_Check(off) ||
+        !PyCallable_Check(hidden)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "setup(six kinds, Phase.CLAIM, Phase.OVER, blocks, offer_hidden)");
         return NULL;
     }
-    static const char *per_seat[4] = {"table", "facedown", "pile", "disc"};
-    Py_ssize_t *per_seat_into[4] = {L.table, L.facedown, L.pile, L.disc};
-    char key[32];
-    for (int i = 0; i < 4; i++)
-        for (int r = 0; r < 3; r++) {
-            snprintf(key, sizeof key, "%s%d", per_seat[i], r);
-            if (offset(off, key, &per_seat_into[i][r]) < 0)
-                return NULL;
-        }
-    struct { const char *name; Py_ssize_t *into; } one[] = {
-        {"size", &L.size}, {"nactions", &L.nactions}, {"hand", &L.hand},
-        {"chou_chi", &L.chou_chi}, {"chou_peng", &L.chou_peng}, {"unseen", &L.unseen},
-        {"hand_sizes", &L.hand_sizes}, {"stock", &L.stock}, {"dealer", &L.dealer},
-        {"phase", &L.phase}, {"to_act", &L.to_act}, {"liang", &L.liang}, {"offer", &L.offer},
-        {"offer_hidden", &L.offer_hidden}, {"offer_src", &L.offer_src},
-        {"offer_draw", &L.offer_draw}, {"offer_placed", &L.offer_placed}, {"dead", &L.dead},
-        {"legal", &L.legal}, {"bal", &L.bal},
+    typeof(L) T = L; /* filled here, kept only if the whole layout fits */
+    Py_ssize_t *into[NBLOCKS] = {
+        &T.hand, &T.table[0], &T.table[1], &T.table[2], &T.facedown[0], &T.facedown[1],
+        &T.facedown[2], &T.pile[0], &T.pile[1], &T.pile[2], &T.disc[0], &T.disc[1],
+        &T.disc[2], &T.chou_chi, &T.chou_peng, &T.unseen, &T.hand_sizes, &T.stock, &T.dealer,
+        &T.phase, &T.to_act, &T.liang, &T.offer, &T.offer_hidden, &T.offer_src,
+        &T.offer_draw, &T.offer_placed, &T.dead,
     };
-    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
-        if (offset(off, one[i].name, one[i].into) < 0)
+    for (int i = 0; i < NBLOCKS; i++)
+        if (offset(off, BLOCK[i].name, BLOCK[i].size, into[i], NULL) < 0)
             return NULL;
-    if (L.bal + 3 != L.size || L.legal + L.nactions > L.size) {
-        PyErr_SetString(PyExc_ValueError, "setup: offsets do not fit the size");
+    if (offset(off, "legal", -1, &T.legal, &T.nactions) < 0 ||
+        offset(off, "balances", 3, &T.bal, NULL) < 0)
+        return NULL;
+    T.size = T.bal + 3;
+    if (T.legal + T.nactions > T.bal) {
+        PyErr_SetString(PyExc_ValueError, "setup: the legal block overlaps the balances");
         return NULL;
     }
+    for (int i = 0; i < NBLOCKS; i++)
+        if (*into[i] < 0 || *into[i] + (BLOCK[i].size > 0 ? BLOCK[i].size : 0) > T.bal) {
+            PyErr_Format(PyExc_ValueError, "setup: block %s lies outside the vector",
+                         BLOCK[i].name);
+            return NULL;
+        }
+    for (int r = 0; r < 3; r++)
+        if (T.table[r] + NKINDS * NFACES > T.bal) {
+            PyErr_SetString(PyExc_ValueError, "setup: a table's six kinds overrun the vector");
+            return NULL;
+        }
     for (int k = 0; k < NKINDS; k++) {
         Py_XSETREF(KINDS[k], Py_NewRef(PyTuple_GET_ITEM(kinds, k)));
     }
     Py_XSETREF(CLAIM, Py_NewRef(claim));
     Py_XSETREF(OVER, Py_NewRef(over));
+    Py_XSETREF(HIDDEN_OFFER, Py_NewRef(hidden));
+    L = T;
     L.ready = 1;
     Py_RETURN_NONE;
 }
 
+/* BLOCKS: the names of the blocks the encoder reads from the layout, for the tests. */
+static PyObject *block_names(void) {
+    PyObject *t = PyTuple_New(NBLOCKS + 2);
+    if (!t)
+        return NULL;
+    for (int i = 0; i < NBLOCKS + 2; i++) {
+        const char *n = i < NBLOCKS ? BLOCK[i].name : i == NBLOCKS ? "legal" : "balances";
+        PyObject *s = PyUnicode_FromString(n);
+        if (!s) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, s);
+    }
+    return t;
+}
+
 static PyMethodDef methods[] = {
     {"setup", py_setup, METH_VARARGS,
-     "setup(kinds, claim, over, offsets): the layout, from observation.py."},
+     "setup(kinds, claim, over, blocks, offer_hidden): the layout (name -> (start, size)), "
+     "from layout.py, and the §14 rule that hides a card on offer."},
     {"encode", py_encode, METH_VARARGS,
      "encode(state, seat, legal, out, mask): encode(state, seat) into the float32 buffer "
      "out; the legal ids also into the int8 buffer mask (or None)."},
@@ -575,7 +604,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_obsc",
-    "The observation encoder in C (an optional accelerator of paohuzi.env.observation).", -1,
+    "The observation encoder in C (an optional accelerator of paohuzi.encoding.observation).", -1,
     methods,
 };
 
@@ -585,6 +614,13 @@ PyMODINIT_FUNC PyInit__obsc(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
+    PyObject *blocks = block_names();
+    int bad = !blocks || PyModule_AddObjectRef(m, "BLOCKS", blocks) < 0;
+    Py_XDECREF(blocks);
+    if (bad) {
+        Py_DECREF(m);
+        return NULL;
+    }
 #ifdef PAOHUZI_OBSC_SHA256
     if (PyModule_AddStringConstant(m, "SOURCE_SHA256", PAOHUZI_OBSC_SHA256) < 0) {
         Py_DECREF(m);
