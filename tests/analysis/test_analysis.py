@@ -39,6 +39,8 @@ def test_budget_bounds() -> None:
         Budget(0)
     with pytest.raises(ValueError, match="max_options"):
         Budget(8, 1)
+    with pytest.raises(ValueError, match="refine"):
+        Budget(8, 6, 0)
 
 
 def test_values_come_from_the_view_only() -> None:

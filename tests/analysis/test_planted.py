@@ -14,7 +14,7 @@ from .planted import candidates, planted_round
 PLANTED = {
     "lou_hu": (0, 0, 24, 0, 20, Verdict.BLUNDER),  # 过 where 胡 was legal (漏胡)
     "feed": (34, 1, 19, 1, 9, Verdict.BLUNDER),  # 打:十, which the next seat 胡s on
-    "break": (3, 0, 10, 1, 1, Verdict.MISTAKE),  # breaks a made group, a single kept
+    "break": (3, 0, 10, 1, 1, Verdict.INACCURACY),  # breaks a made group, a single kept
     "wait": (1, 1, 22, 0, 0, Verdict.BLUNDER),  # a discard leaving no wait where the best kept one
 }
 

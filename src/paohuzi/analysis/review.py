@@ -19,7 +19,7 @@ from ..core.engine import State, new_game
 from ..core.record import MatchRecord, RoundRecord
 from ..core.views import view
 from .values import DecisionValues, OptionValue, value_options
-from .verdict import Verdict, judge
+from .verdict import Verdict, judge, unsettled
 
 __all__ = [
     "Budget",
@@ -37,14 +37,18 @@ FANG_HU = "放胡"  # a discard another seat may 胡 on in every sampled world
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How hard to look: sampled worlds per decision and options valued at most."""
+    """How hard to look: sampled worlds per decision (a batch), options valued at most,
+    and how many batches a decision whose verdict is still unsettled may take."""
 
     samples: int = 16
     max_options: int = 6
+    refine: int = 4  # an unsettled verdict gets more batches: up to refine × samples worlds
 
     def __post_init__(self) -> None:
         if not 1 <= self.samples <= 1000:
             raise ValueError(f"samples must be 1..1000, got {self.samples!r}")
+        if not 1 <= self.refine <= 8:
+            raise ValueError(f"refine must be 1..8, got {self.refine!r}")
         if not 2 <= self.max_options <= 20:
             raise ValueError(f"max_options must be 2..20, got {self.max_options!r}")
 
@@ -125,7 +129,21 @@ def review_decision(
 ) -> DecisionReview:
     """Judge ``seat`` choosing ``aid`` in ``st``, valuing options from its view only."""
     v = view(st, seat)
-    values = value_options(v, st.rules, rng, budget.samples, budget.max_options, (aid,))
+
+    def more(values: DecisionValues) -> bool:
+        o = values.option(aid)
+        return o is not None and unsettled(o.loss, o.loss_se)
+
+    values = value_options(
+        v,
+        st.rules,
+        rng,
+        budget.samples,
+        budget.max_options,
+        (aid,),
+        more=more,
+        max_samples=budget.samples * budget.refine,
+    )
     chosen = st.action(seat, aid)
     o = values.option(aid)
     loss, loss_se = (0.0, 0.0) if o is None else (o.loss, o.loss_se)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..bots.handeval import DEFAULT_WEIGHTS, Weights
@@ -96,11 +96,15 @@ def value_options(
     max_options: int = 6,
     include: Sequence[int] = (),
     weights: Weights = DEFAULT_WEIGHTS,
+    more: Callable[[DecisionValues], bool] | None = None,
+    max_samples: int | None = None,
 ) -> DecisionValues:
     """Value the options of ``v`` on ``samples`` worlds drawn from the view (paired).
 
-    Worlds that fit no state are skipped; with none left the options come back with
-    no value (an empty tuple).
+    While ``more(values)`` says the answer is still unclear, another ``samples``
+    worlds are drawn, up to ``max_samples`` in all (adaptive: clear decisions cost
+    one batch). Worlds that fit no state are skipped; with none left the options
+    come back with no value (an empty tuple).
     """
     me = v.seat
     if me is None:
@@ -108,16 +112,41 @@ def value_options(
     cands = _candidates(v, rules, max_options, include)
     outcomes: list[list[float]] = [[] for _ in cands]
     fed = [0] * len(cands)
-    for _ in range(samples):
-        base = sample_state(v, rules, rng)
-        if base is None:
-            continue
-        for j, a in enumerate(cands):
-            st = base.clone(history=False)
-            st.apply_fast(me, a.id)
-            if a.kind is ActionKind.DISCARD and _fed(st, me):
-                fed[j] += 1
-            outcomes[j].append(playout_score(st, me, weights))
+    cap = max(samples, max_samples or samples)
+    drawn = 0
+    while True:
+        for _ in range(samples):
+            _play_world(v, rules, rng, me, cands, weights, outcomes, fed)
+        drawn += samples
+        values = _values(cands, outcomes, fed)
+        if drawn + samples > cap or more is None or not values.options or not more(values):
+            return values
+
+
+def _play_world(
+    v: SeatView,
+    rules: RuleSet,
+    rng: random.Random,
+    me: int,
+    cands: Sequence[Action],
+    weights: Weights,
+    outcomes: list[list[float]],
+    fed: list[int],
+) -> None:
+    """Draw one world from the view and play every candidate out on its own copy."""
+    base = sample_state(v, rules, rng)
+    if base is None:
+        return
+    for j, a in enumerate(cands):
+        st = base.clone(history=False)
+        st.apply_fast(me, a.id)
+        if a.kind is ActionKind.DISCARD and _fed(st, me):
+            fed[j] += 1
+        outcomes[j].append(playout_score(st, me, weights))
+
+
+def _values(cands: Sequence[Action], outcomes: list[list[float]], fed: list[int]) -> DecisionValues:
+    """Means, standard errors and paired losses against the best, best first."""
     n = len(outcomes[0])
     if n == 0:
         return DecisionValues((), 0)

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from enum import Enum
 
-__all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "Verdict", "Z", "judge", "thresholds_text"]
+__all__ = [
+    "BLUNDER",
+    "INACCURACY",
+    "MISTAKE",
+    "Verdict",
+    "Z",
+    "judge",
+    "thresholds_text",
+    "unsettled",
+]
 
 INACCURACY = 1.0  # points of expected balance change for the round
 MISTAKE = 3.0
@@ -48,6 +57,14 @@ def judge(loss: float, loss_se: float) -> Verdict:
     if loss >= MISTAKE:
         return Verdict.MISTAKE
     return Verdict.INACCURACY
+
+
+def unsettled(loss: float, loss_se: float) -> bool:
+    """Whether one more batch of worlds could change the verdict: a threshold lies
+    within one standard error of the loss."""
+    return any(abs(loss - t) < loss_se for t in (INACCURACY, MISTAKE, BLUNDER)) or (
+        loss >= INACCURACY and abs(loss - Z * loss_se) < loss_se
+    )
 
 
 def thresholds_text(lang: str = "en") -> str:

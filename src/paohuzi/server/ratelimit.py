@@ -1,5 +1,5 @@
 """Rate limits on what an attacker gets for free: sign-ups, room creation, room-code
-look-ups and replays, per address and per account.
+look-ups, replays and analyses, per address and per account.
 
 Token buckets in memory, one process each (a worker of several limits its own share);
 each limiter keeps at most ``max_keys`` buckets, the least recently used evicted first,
@@ -47,6 +47,8 @@ class RateSettings:
     miss_rate: float = 0.5
     replay_burst: float = 60  # per address: match records
     replay_rate: float = 2.0
+    analysis_burst: float = 5  # per account: 复盘 started (each takes a worker for seconds)
+    analysis_rate: float = 1 / 120
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -121,6 +123,7 @@ class Rates:
         self.lookup = RateLimiter("room look-ups", s.lookup_burst, s.lookup_rate)
         self.miss = RateLimiter("look-ups of unknown rooms", s.miss_burst, s.miss_rate)
         self.replay = RateLimiter("replays from this address", s.replay_burst, s.replay_rate)
+        self.analysis = RateLimiter("analyses started", s.analysis_burst, s.analysis_rate)
 
     def lookup_check(self, address: str) -> None:
         """Before a look-up by code: refused once the address spent its look-ups or its
