@@ -7,6 +7,7 @@ import { Card, Group, glyphs } from "./cards.js";
 import { Game } from "./game.js";
 import { t, lang, setLang, errorWords } from "./i18n.js";
 import { Countdown, Table, eventWords, seatWord } from "./table.js";
+import { AnalysisPanel } from "./analysis.js";
 
 // ---------------------------------------------------------------- the store
 
@@ -505,6 +506,7 @@ function Replay({ id }) {
   </div>`;
   return html`<main class="screen play replay">
     <h2>${t("replay_of", { id })}</h2>
+    <${AnalysisPanel} id=${id} seat=${seat} round=${rnd} />
     <${Table} v=${st.view} me=${seat} names=${data.names} log=${log} header=${header}
       maxCols=${Math.max(6, Math.floor((Math.min(window.innerWidth, 1100) - 16) / 47))} />
     ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat} nm=${data.names} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} />`}
