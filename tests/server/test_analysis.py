@@ -66,6 +66,12 @@ def test_analysis_is_run_stored_and_read(client: TestClient) -> None:
     result = got["result"]
     assert result["seats"] == [1] and result["format"] == "paohuzi-analysis/1"
     assert all(d["seat"] == 1 for rr in result["rounds"] for d in rr["decisions"])
+    mine = client.get("/analyses/mine", headers=host).json()
+    assert [(a["match_id"], a["seat"]) for a in mine["analyses"]] == [(mid, 1)]
+    assert mine["overall"]["decisions"] == result["summary"]["decisions"]
+    assert mine["overall"]["agreement"] == pytest.approx(result["summary"]["agreement"])
+    assert client.get("/analyses/mine?limit=0", headers=host).status_code == 400
+    assert client.get("/analyses/mine").status_code == 401
     # stored: asking again answers it at once, without a new job or a rate charge
     again = client.post(url, headers=host)
     assert again.status_code == 200 and again.json()["result"] == result
@@ -112,3 +118,31 @@ def test_unfinished_match_is_refused(client: TestClient) -> None:
     mid = client.post(f"/rooms/{code}/start", headers=host).json()["match_id"]
     r = client.post(f"/matches/{mid}/analysis?seat=0", headers=host)
     assert r.status_code == 409 and r.json()["code"] == "not_finished"
+
+
+def test_hint_in_a_practice_game(client: TestClient) -> None:
+    """提示: the seated player's current decision valued; others are refused."""
+    host, stranger = _guest(client, "host"), _guest(client, "stranger")
+    code = client.post("/rooms", json={"rounds": 1}, headers=host).json()["code"]
+    assert client.post(f"/rooms/{code}/join", json={"seat": 0}, headers=host).status_code == 200
+    assert (
+        client.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=host).status_code == 200
+    )
+    assert client.post(f"/rooms/{code}/hint", headers=host).json()["code"] == "no_table"
+    client.post(f"/rooms/{code}/start", headers=host)
+    deadline = time.monotonic() + 30
+    while True:  # the bots play until seat 0 has a choice to make
+        r = client.post(f"/rooms/{code}/hint", headers=host)
+        if r.status_code != 409:
+            break
+        assert r.json()["code"] == "no_decision"
+        assert time.monotonic() < deadline, "seat 0 never had a decision"
+        time.sleep(0.05)
+    assert r.status_code == 200, r.text
+    opts = r.json()["options"]
+    assert len(opts) >= 2 and r.json()["worlds"] > 0
+    assert [o["value"] for o in opts] == sorted((o["value"] for o in opts), reverse=True)
+    r = client.post(f"/rooms/{code}/hint", headers=stranger)
+    assert r.status_code == 403 and r.json()["code"] == "not_seated"
+    assert client.post("/rooms/abc/hint", headers=host).status_code == 400
+    assert client.post(f"/rooms/{code}/hint").status_code == 401

@@ -46,4 +46,7 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
         box = page.locator(f"[data-options='{marked[0]['index']}']")
         assert box.locator(".analysis-option").count() == len(marked[0]["options"])
         assert marked[0]["chosen"]["text"] in box.inner_text()
+    page.goto(f"{web.http}/#/account")
+    page.wait_for_selector("[data-analysis-stats]")
+    assert "一致率" in page.locator("[data-analysis-stats]").inner_text()
     assert watch.errors == [], watch.errors

@@ -49,6 +49,8 @@ class RateSettings:
     replay_rate: float = 2.0
     analysis_burst: float = 5  # per account: 复盘 started (each takes a worker for seconds)
     analysis_rate: float = 1 / 120
+    hint_burst: float = 30  # per account: 提示 in practice games
+    hint_rate: float = 0.5
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -124,6 +126,7 @@ class Rates:
         self.miss = RateLimiter("look-ups of unknown rooms", s.miss_burst, s.miss_rate)
         self.replay = RateLimiter("replays from this address", s.replay_burst, s.replay_rate)
         self.analysis = RateLimiter("analyses started", s.analysis_burst, s.analysis_rate)
+        self.hint = RateLimiter("hints", s.hint_burst, s.hint_rate)
 
     def lookup_check(self, address: str) -> None:
         """Before a look-up by code: refused once the address spent its look-ups or its

@@ -21,13 +21,21 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ...analysis.jobs import analyse_record
+from ...analysis.jobs import analyse_record, hint_options
+from ...core.rules import RuleSet
+from ...core.views import SeatView
 from ..db import Account, AnalysisRow, MatchRow, RoomRow, RoomSeat, now
 from ..errors import ApiError
 from ..limits import env_positive
 from ..replays import ReplayCache, rebuild
 
-__all__ = ["AnalysisPool", "AnalysisSettings", "analysis_json", "may_analyse"]
+__all__ = [
+    "AnalysisPool",
+    "AnalysisSettings",
+    "analysis_json",
+    "analysis_summary",
+    "may_analyse",
+]
 
 log = logging.getLogger("paohuzi.server")
 
@@ -59,6 +67,18 @@ def analysis_json(row: AnalysisRow) -> dict[str, Any]:
     return out
 
 
+def analysis_summary(row: AnalysisRow) -> dict[str, Any]:
+    """A done analysis in one line: its match, seat, decisions, 一致率, loss per decision."""
+    s = (row.result or {}).get("summary", {})
+    return {
+        "match_id": row.match_id,
+        "seat": row.seat,
+        "decisions": int(s.get("decisions", 0)),
+        "agreement": float(s.get("agreement", 0.0)),
+        "loss_per_decision": float(s.get("loss_per_decision", 0.0)),
+    }
+
+
 async def may_analyse(db: AsyncSession, match_id: int, me: Account) -> MatchRow:
     """The finished match ``me`` may have analysed: a public room's, or a private one's
     that ``me`` hosted or held a seat in (404 none, 409 not over, 403 otherwise)."""
@@ -85,6 +105,7 @@ class AnalysisPool:
         self.settings = settings or AnalysisSettings.from_env()
         self.executor: ProcessPoolExecutor | None = None
         self.running: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self.hints = 0  # 提示 under way
 
     def _pool(self) -> ProcessPoolExecutor:
         if self.executor is None:
@@ -94,7 +115,7 @@ class AnalysisPool:
 
     def check_room(self) -> None:
         """Refuse (503 ``busy``) when every worker and every waiting place is taken."""
-        if len(self.running) >= self.settings.workers + self.settings.queue:
+        if len(self.running) + self.hints >= self.settings.workers + self.settings.queue:
             raise ApiError("busy", "the analysis workers are busy; try again in a minute", 503)
 
     def start(
@@ -133,6 +154,19 @@ class AnalysisPool:
             if row is not None:
                 row.status, row.result, row.finished_at = status, result, now()
                 await db.commit()
+
+    async def hint(self, v: SeatView, rules: RuleSet, seed: int) -> dict[str, Any]:
+        """提示: the options of ``v`` valued in a worker (503 ``busy`` when the pool is full)."""
+        self.check_room()
+        self.hints += 1
+        try:
+            loop = asyncio.get_running_loop()
+            out: dict[str, Any] = await loop.run_in_executor(
+                self._pool(), hint_options, v, rules, self.settings.samples, seed
+            )
+            return out
+        finally:
+            self.hints -= 1
 
     def close(self) -> None:
         """Stop the workers (jobs under way are cancelled)."""

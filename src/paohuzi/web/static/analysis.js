@@ -78,3 +78,14 @@ export function AnalysisPanel({ id, seat, round }) {
     ${picked && html`<${Options} d=${picked} />`}
   </div>`;
 }
+
+/** The account page's 复盘 figures: 一致率 and points lost per decision, recent analyses. */
+export function AnalysisStats() {
+  const [mine, setMine] = useState(null);
+  useEffect(() => { api("GET", "/analyses/mine").then(setMine).catch(() => setMine(null)); }, []);
+  if (!mine || !mine.overall.decisions) return null;
+  const o = mine.overall;
+  return html`<section class="panel" data-analysis-stats><h3>${w("analyse")}</h3>
+    <p>${w("summary", { a: `${Math.round(o.agreement * 100)}%`, l: o.loss_per_decision.toFixed(2) })}
+      (${mine.analyses.length})</p></section>`;
+}

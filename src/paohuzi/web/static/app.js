@@ -7,7 +7,7 @@ import { Card, Group, glyphs } from "./cards.js";
 import { Game } from "./game.js";
 import { t, lang, setLang, errorWords } from "./i18n.js";
 import { Countdown, Table, eventWords, seatWord } from "./table.js";
-import { AnalysisPanel } from "./analysis.js";
+import { AnalysisPanel, AnalysisStats } from "./analysis.js";
 
 // ---------------------------------------------------------------- the store
 
@@ -537,6 +537,7 @@ function Account() {
             : html`<a class="btn small" href=${`#/room/${m.room}`}>${t("join")}</a>`}
         </li>`)}</ul>`}
     </section>
+    <${AnalysisStats} />
     <section class="panel"><h3>${t("ledger")}</h3>
       <table class="ledger"><tbody>${ledger.slice().reverse().slice(0, 50).map((r) => html`<tr>
         <td>${t(`reason_${r.reason}`)}${r.match_id ? ` · ${t("match_n", { id: r.match_id })}` : ""}${r.round !== null ? ` · ${r.round + 1}` : ""}</td>
