@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 from .base import Bot, RandomBot
 from .heuristic import HeuristicBot
+from .levels import level_factories
 from .search import SearchBot
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
@@ -39,6 +40,7 @@ BOTS: dict[str, Callable[[int | None, RuleSet], Bot]] = {
     "learned": _learned,
     "guided": _guided,
 }
+BOTS.update(level_factories())  # 入门 / 普通 / 高手 / 大师 and their ASCII aliases
 
 
 def make_bot(name: str, seed: int | None = None, rules: RuleSet = HONG_GUAI_WAN) -> Bot:

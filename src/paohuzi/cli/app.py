@@ -30,6 +30,7 @@ def _root(
     """红拐弯跑胡子 (Hong Guai Wan Paohuzi)."""
 
 
+from . import analyse as _analyse  # noqa: E402,F401
 from . import arena as _arena  # noqa: E402,F401
 from . import bot as _bot  # noqa: E402,F401
 from . import play as _play  # noqa: E402,F401

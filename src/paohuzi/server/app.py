@@ -22,7 +22,19 @@ from .hub import Hub
 from .limits import PlaySettings
 from .ratelimit import Rates, RateSettings
 from .replays import ReplayCache
-from .routers import accounts, clubs, lobby, matches, ops, ratings, rooms, tournaments, web, ws
+from .routers import (
+    accounts,
+    analysis,
+    clubs,
+    lobby,
+    matches,
+    ops,
+    ratings,
+    rooms,
+    tournaments,
+    web,
+    ws,
+)
 from .schemas import ERROR_RESPONSES
 from .validation import install as install_validation
 from .web import mount_client
@@ -107,7 +119,7 @@ def create_app(
     app.add_exception_handler(ApiError, _api_error)
     app.include_router(ops.router)
     ops.add_probes(app, hub)
-    for part in (accounts, rooms, lobby, matches, clubs, tournaments, ratings, web, ws):
+    for part in (accounts, rooms, lobby, matches, clubs, tournaments, ratings, analysis, web, ws):
         app.include_router(part.router)
     app.state.seeds = {}  # a room's fixed seed, set by the tests' hook
     if os.environ.get("PAOHUZI_TEST_SEEDS") == "1":

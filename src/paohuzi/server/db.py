@@ -35,6 +35,7 @@ from sqlalchemy.sql import Select
 __all__ = [
     "LIVE_ROOM",
     "Account",
+    "AnalysisRow",
     "Base",
     "DatabaseUrlError",
     "Decision",
@@ -202,6 +203,20 @@ class Decision(Base):
     action_id: Mapped[int] = mapped_column(Integer)
     client_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class AnalysisRow(Base):
+    """复盘 of one seat of a finished match (server/services/analysis.py): asked for,
+    run in a worker process, then kept with the match."""
+
+    __tablename__ = "analyses"
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[str] = mapped_column(String(8))  # "running", "done" or "failed"
+    requested_by: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 def default_db_url() -> str:

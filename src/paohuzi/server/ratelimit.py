@@ -1,5 +1,5 @@
 """Rate limits on what an attacker gets for free: sign-ups, room creation, room-code
-look-ups and replays, per address and per account.
+look-ups, replays and analyses, per address and per account.
 
 Token buckets in memory, one process each (a worker of several limits its own share);
 each limiter keeps at most ``max_keys`` buckets, the least recently used evicted first,
@@ -49,6 +49,10 @@ class RateSettings:
     clubs_rate: float = 0.05
     replay_burst: float = 60  # per address: match records
     replay_rate: float = 2.0
+    analysis_burst: float = 5  # per account: 复盘 started (each takes a worker for seconds)
+    analysis_rate: float = 1 / 120
+    hint_burst: float = 30  # per account: 提示 in practice games
+    hint_rate: float = 0.5
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -119,6 +123,8 @@ class Rates:
         self.miss = RateLimiter("look-ups of unknown rooms", s.miss_burst, s.miss_rate)
         self.clubs = RateLimiter("clubs created", s.clubs_burst, s.clubs_rate)
         self.replay = RateLimiter("replays from this address", s.replay_burst, s.replay_rate)
+        self.analysis = RateLimiter("analyses started", s.analysis_burst, s.analysis_rate)
+        self.hint = RateLimiter("hints", s.hint_burst, s.hint_rate)
 
     def lookup_check(self, address: str) -> None:
         """Before a look-up by code: refused once the address spent its look-ups or its

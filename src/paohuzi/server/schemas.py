@@ -4,6 +4,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..bots.levels import LEVELS
+
 __all__ = [
     "BOT_KINDS",
     "ERROR_RESPONSES",
@@ -16,7 +18,15 @@ __all__ = [
     "RoomBody",
 ]
 
-BOT_KINDS = ("random", "heuristic", "search", "learned", "guided")
+# the algorithms by name, then the levels people choose (入门 普通 高手 大师, and aliases)
+BOT_KINDS = (
+    "random",
+    "heuristic",
+    "search",
+    "learned",
+    "guided",
+    *(n for name, (alias, _b, _f) in LEVELS.items() for n in (name, alias)),
+)
 
 
 class _Body(BaseModel):

@@ -93,7 +93,7 @@ async def add_bots(
     code: str, body: BotBody, me: Me, db: Db, request: Request, srv: Srv
 ) -> dict[str, Any]:
     if body.bot not in BOT_KINDS:
-        raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {body.bot!r}")
+        raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {body.bot[:40]!r}")
     async with srv.hub.lock:
         who = (me, address(request), None)
         room, seats = await open_room(db, srv.rates, code, who, host="seat bots")

@@ -10,6 +10,7 @@ import { SameAddress } from "./fairplay.js";
 import { Game } from "./game.js";
 import { t, lang, setLang, errorWords } from "./i18n.js";
 import { Countdown, Table, eventWords, seatWord } from "./table.js";
+import { AnalysisPanel, AnalysisStats } from "./analysis.js";
 
 // ---------------------------------------------------------------- the store
 
@@ -510,6 +511,7 @@ function Replay({ id }) {
   </div>`;
   return html`<main class="screen play replay">
     <h2>${t("replay_of", { id })}</h2>
+    <${AnalysisPanel} id=${id} seat=${seat} round=${rnd} />
     <${Table} v=${st.view} me=${seat} names=${data.names} log=${log} header=${header}
       maxCols=${Math.max(6, Math.floor((Math.min(window.innerWidth, 1100) - 16) / 47))} />
     ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat} nm=${data.names} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} />`}
@@ -540,6 +542,7 @@ function Account() {
             : html`<a class="btn small" href=${`#/room/${m.room}`}>${t("join")}</a>`}
         </li>`)}</ul>`}
     </section>
+    <${AnalysisStats} />
     <section class="panel"><h3>${t("ledger")}</h3>
       <table class="ledger"><tbody>${ledger.slice().reverse().slice(0, 50).map((r) => html`<tr>
         <td>${t(`reason_${r.reason}`)}${r.match_id ? ` · ${t("match_n", { id: r.match_id })}` : ""}${r.round !== null ? ` · ${r.round + 1}` : ""}</td>

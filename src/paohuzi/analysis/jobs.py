@@ -1,0 +1,51 @@
+"""One analysis as a picklable job: record JSON in, the review's JSON-ready data out.
+
+The server runs it in a worker process (it is CPU-bound Python: in a thread it would
+hold the interpreter lock the event loop needs).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core.record import MatchRecord, load_record, replay, replay_match
+from ..core.rules import RuleSet
+from ..core.views import SeatView
+from .render import review_dict
+from .review import Budget, review_match
+from .values import value_options
+
+__all__ = ["analyse_record", "hint_options"]
+
+
+def analyse_record(
+    text: str | bytes, seats: tuple[int, ...], samples: int = 16, seed: int = 0
+) -> dict[str, Any]:
+    """The review of the record ``text`` for ``seats`` (checked by replaying it first)."""
+    rec = load_record(text.decode() if isinstance(text, bytes) else text)
+    if isinstance(rec, MatchRecord):
+        replay_match(rec)
+    else:
+        replay(rec)
+    return review_dict(review_match(rec, seats, Budget(samples), seed))
+
+
+def hint_options(v: SeatView, rules: RuleSet, samples: int = 16, seed: int = 0) -> dict[str, Any]:
+    """提示: the options of the decision ``v`` shows, valued from that view (best first)."""
+    values = value_options(v, rules, random.Random(f"hint:{seed}"), samples, 6)
+    return {
+        "worlds": values.worlds,
+        "options": [
+            {
+                "id": o.action.id,
+                "text": o.action.text(),
+                "value": round(o.mean, 3),
+                "se": round(o.se, 3),
+                "loss": round(o.loss, 3),
+                "loss_se": round(o.loss_se, 3),
+                "feed": round(o.feed, 3),
+            }
+            for o in values.options
+        ],
+    }

@@ -1,0 +1,160 @@
+"""Every option of one decision valued in expected points, from the seat's view only.
+
+Fairness: the cards the seat could not see are drawn again and again from its view
+(:func:`paohuzi.bots.search.sample_state`, the search's determinization), never
+read from the real state. Every option is played on the same sampled worlds to
+the end of the round by one fixed policy in all seats (the heuristic's fast
+player), so options are compared sample by sample (paired) and the luck of the
+hidden cards cancels out of their differences.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..bots.handeval import DEFAULT_WEIGHTS, Weights
+from ..bots.heuristic import HeuristicBot
+from ..bots.search import playout_score, sample_state
+from ..core.actions import HU_ID, Action, ActionKind
+from ..core.engine import State
+from ..core.rules import RuleSet
+from ..core.views import SeatView
+
+__all__ = ["DecisionValues", "OptionValue", "value_options"]
+
+
+@dataclass(frozen=True, slots=True)
+class OptionValue:
+    """One option: its mean balance change for the round (points) and what it risks.
+
+    ``se`` is the standard error of ``mean``; ``loss``/``loss_se`` the paired mean
+    shortfall against the best option and its standard error; ``feed`` the share of
+    sampled worlds in which another seat may 胡 right after it (a discard fed to a
+    win, 放胡).
+    """
+
+    action: Action
+    mean: float
+    se: float
+    loss: float
+    loss_se: float
+    feed: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionValues:
+    """The valued options, best first, and how many sampled worlds they share."""
+
+    options: tuple[OptionValue, ...]
+    worlds: int
+
+    def option(self, aid: int) -> OptionValue | None:
+        """The valued option with action id ``aid`` (None if it was not valued)."""
+        return next((o for o in self.options if o.action.id == aid), None)
+
+
+def _candidates(
+    v: SeatView, rules: RuleSet, max_options: int, include: Sequence[int]
+) -> list[Action]:
+    """The options worth valuing: all when few, else the heuristic's best plus ``include``.
+
+    胡 and the options in ``include`` (the one the seat chose) are always kept.
+    """
+    legal = list(v.legal)
+    if len(legal) <= max_options:
+        return legal
+    ranked = [a for _v, a in HeuristicBot(0, rules).rank(v)]
+    keep = [a for a in ranked if a.id == HU_ID or a.id in include]
+    for a in ranked:
+        if len(keep) >= max_options:
+            break
+        if a not in keep:
+            keep.append(a)
+    return keep
+
+
+def _fed(st: State, me: int) -> bool:
+    """Whether a seat other than ``me`` may 胡 in the window ``st`` has open now."""
+    return any(s != me and HU_ID in st.legal_actions(s) for s in st.to_act())
+
+
+def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / max(1, n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def value_options(
+    v: SeatView,
+    rules: RuleSet,
+    rng: random.Random,
+    samples: int = 16,
+    max_options: int = 6,
+    include: Sequence[int] = (),
+    weights: Weights = DEFAULT_WEIGHTS,
+    more: Callable[[DecisionValues], bool] | None = None,
+    max_samples: int | None = None,
+) -> DecisionValues:
+    """Value the options of ``v`` on ``samples`` worlds drawn from the view (paired).
+
+    While ``more(values)`` says the answer is still unclear, another ``samples``
+    worlds are drawn, up to ``max_samples`` in all (adaptive: clear decisions cost
+    one batch). Worlds that fit no state are skipped; with none left the options
+    come back with no value (an empty tuple).
+    """
+    me = v.seat
+    if me is None:
+        raise ValueError("a spectator view has no decision to value")
+    cands = _candidates(v, rules, max_options, include)
+    outcomes: list[list[float]] = [[] for _ in cands]
+    fed = [0] * len(cands)
+    cap = max(samples, max_samples or samples)
+    drawn = 0
+    while True:
+        for _ in range(samples):
+            _play_world(v, rules, rng, me, cands, weights, outcomes, fed)
+        drawn += samples
+        values = _values(cands, outcomes, fed)
+        if drawn + samples > cap or more is None or not values.options or not more(values):
+            return values
+
+
+def _play_world(
+    v: SeatView,
+    rules: RuleSet,
+    rng: random.Random,
+    me: int,
+    cands: Sequence[Action],
+    weights: Weights,
+    outcomes: list[list[float]],
+    fed: list[int],
+) -> None:
+    """Draw one world from the view and play every candidate out on its own copy."""
+    base = sample_state(v, rules, rng)
+    if base is None:
+        return
+    for j, a in enumerate(cands):
+        st = base.clone(history=False)
+        st.apply_fast(me, a.id)
+        if a.kind is ActionKind.DISCARD and _fed(st, me):
+            fed[j] += 1
+        outcomes[j].append(playout_score(st, me, weights))
+
+
+def _values(cands: Sequence[Action], outcomes: list[list[float]], fed: list[int]) -> DecisionValues:
+    """Means, standard errors and paired losses against the best, best first."""
+    n = len(outcomes[0])
+    if n == 0:
+        return DecisionValues((), 0)
+    means = [_mean_se(o) for o in outcomes]
+    best = max(range(len(cands)), key=lambda j: (means[j][0], -j))
+    opts = []
+    for j, a in enumerate(cands):
+        loss, loss_se = _mean_se([outcomes[best][i] - outcomes[j][i] for i in range(n)])
+        opts.append(OptionValue(a, means[j][0], means[j][1], loss, loss_se, fed[j] / n))
+    opts.sort(key=lambda o: (-o.mean, o.loss))
+    return DecisionValues(tuple(opts), n)

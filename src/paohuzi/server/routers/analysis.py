@@ -1,0 +1,113 @@
+"""复盘 endpoints: ask for the analysis of a finished match for one seat, then read it;
+and 提示, the options of the caller's current decision in a practice game.
+
+``POST /matches/{id}/analysis?seat=S`` starts it (202 while it runs; 200 with the
+stored one when done); ``GET`` the same path answers its status and result.
+"""
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy import select
+
+from ...core.views import view
+from ..db import AnalysisRow
+from ..deps import Db, Me, Srv
+from ..errors import ApiError
+from ..services.analysis import AnalysisPool, analysis_json, analysis_summary, may_analyse
+from ..validation import MatchId
+
+RoomCode = Annotated[str, Path(pattern=r"^[0-9]{6}$", description="a room's six-digit code")]
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+Seat = Annotated[int, Query(ge=0, le=2, description="the seat to analyse (0-2)")]
+
+
+def pool(request: Request) -> AnalysisPool:
+    """The application's analysis pool, made on first use."""
+    state = request.app.state
+    if getattr(state, "analysis", None) is None:
+        state.analysis = AnalysisPool()
+    p: AnalysisPool = state.analysis
+    return p
+
+
+@router.post("/matches/{match_id}/analysis", status_code=202)
+async def request_analysis(
+    match_id: MatchId, seat: Seat, request: Request, me: Me, db: Db, srv: Srv
+) -> Any:
+    await may_analyse(db, match_id, me)
+    jobs = pool(request)
+    row = await db.get(AnalysisRow, (match_id, seat))
+    if row is not None and row.status == "done":
+        return JSONResponse(analysis_json(row), status_code=200)
+    if row is not None and row.status == "running" and (match_id, seat) in jobs.running:
+        return analysis_json(row)
+    srv.rates.analysis.check(str(me.id))
+    jobs.check_room()
+    if row is None:
+        row = AnalysisRow(match_id=match_id, seat=seat, status="running", requested_by=me.id)
+        db.add(row)
+    else:  # failed, or left running by a stopped worker: once more
+        row.status, row.result, row.requested_by = "running", None, me.id
+    await db.commit()
+    srv.rates.analysis.spend(str(me.id))
+    jobs.start((match_id, seat), srv.sessions, srv.replays)
+    return analysis_json(row)
+
+
+Limit = Annotated[int, Query(ge=1, le=100, description="how many recent analyses")]
+
+
+@router.get("/analyses/mine")
+async def my_analyses(me: Me, db: Db, limit: Limit = 20) -> dict[str, Any]:
+    """一致率 and points lost per decision over the caller's recent finished analyses."""
+    rows = (
+        await db.scalars(
+            select(AnalysisRow)
+            .where(AnalysisRow.requested_by == me.id, AnalysisRow.status == "done")
+            .order_by(AnalysisRow.finished_at.desc())
+            .limit(limit)
+        )
+    ).all()
+    items = [analysis_summary(r) for r in rows]
+    n = sum(i["decisions"] for i in items)
+    overall = {
+        "decisions": n,
+        "agreement": sum(i["agreement"] * i["decisions"] for i in items) / n if n else None,
+        "loss_per_decision": (
+            sum(i["loss_per_decision"] * i["decisions"] for i in items) / n if n else None
+        ),
+    }
+    return {"analyses": items, "overall": overall}
+
+
+@router.get("/matches/{match_id}/analysis")
+async def get_analysis(match_id: MatchId, seat: Seat, me: Me, db: Db) -> dict[str, Any]:
+    await may_analyse(db, match_id, me)
+    row = await db.get(AnalysisRow, (match_id, seat))
+    if row is None:
+        raise ApiError("no_analysis", f"match {match_id} seat {seat} has not been analysed", 404)
+    return analysis_json(row)
+
+
+@router.post("/rooms/{code}/hint")
+async def hint(code: RoomCode, request: Request, me: Me, srv: Srv) -> dict[str, Any]:
+    """提示: the caller's current decision valued (a game with bots only besides the caller)."""
+    table = srv.hub.tables.get(code)
+    if table is None:
+        raise ApiError("no_table", f"no game is being played in room {code} here", 404)
+    seat = table.seat_of(me.id)
+    if seat is None:
+        raise ApiError("not_seated", "only a seated player may ask for a hint", 403)
+    if any(i.bot is None for s, i in enumerate(table.seats) if s != seat):
+        raise ApiError("not_practice", "hints are for games against bots only", 403)
+    st = table.state
+    if st.over or seat not in st.to_act() or len(st.legal_actions(seat)) < 2:
+        raise ApiError("no_decision", "you have no decision to make now", 409)
+    srv.rates.hint.take(str(me.id))
+    return await pool(request).hint(view(st, seat), st.rules, st.version)

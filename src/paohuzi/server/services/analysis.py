@@ -1,0 +1,177 @@
+"""复盘 on the server: a finished match analysed for one seat, off the event loop.
+
+The review is CPU-bound Python, so it runs in worker processes (a thread would hold
+the interpreter lock the event loop needs): at most ``workers`` at once and
+``queue`` more waiting; beyond that a request is refused (503 ``busy``) rather than
+queued without bound. A request is allowed to the accounts that held a seat in the
+match's room, or to anyone when the room was public; each account may start a few
+(ratelimit.py ``analysis``). The result is stored with the match (``analyses``
+table), so it is computed once per (match, seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ...analysis.jobs import analyse_record, hint_options
+from ...core.rules import RuleSet
+from ...core.views import SeatView
+from ..db import Account, AnalysisRow, MatchRow, RoomRow, RoomSeat, now
+from ..errors import ApiError
+from ..limits import env_positive
+from ..replays import ReplayCache, rebuild
+
+__all__ = [
+    "AnalysisPool",
+    "AnalysisSettings",
+    "analysis_json",
+    "analysis_summary",
+    "may_analyse",
+]
+
+log = logging.getLogger("paohuzi.server")
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """Worker processes, waiting jobs and sampled worlds per decision
+    (``PAOHUZI_ANALYSIS_WORKERS`` / ``_QUEUE`` / ``_SAMPLES``)."""
+
+    workers: int = 1
+    queue: int = 4
+    samples: int = 16
+
+    @classmethod
+    def from_env(cls) -> AnalysisSettings:
+        """The defaults, each overridden by its environment variable where set."""
+        return cls(
+            int(env_positive("PAOHUZI_ANALYSIS_WORKERS", cls.workers)),
+            int(env_positive("PAOHUZI_ANALYSIS_QUEUE", cls.queue)),
+            int(env_positive("PAOHUZI_ANALYSIS_SAMPLES", cls.samples)),
+        )
+
+
+def analysis_json(row: AnalysisRow) -> dict[str, Any]:
+    """What GET answers: the status and, once done, the review (or why it failed)."""
+    out: dict[str, Any] = {"match_id": row.match_id, "seat": row.seat, "status": row.status}
+    if row.result is not None:
+        out["result" if row.status == "done" else "error"] = row.result
+    return out
+
+
+def analysis_summary(row: AnalysisRow) -> dict[str, Any]:
+    """A done analysis in one line: its match, seat, decisions, 一致率, loss per decision."""
+    s = (row.result or {}).get("summary", {})
+    return {
+        "match_id": row.match_id,
+        "seat": row.seat,
+        "decisions": int(s.get("decisions", 0)),
+        "agreement": float(s.get("agreement", 0.0)),
+        "loss_per_decision": float(s.get("loss_per_decision", 0.0)),
+    }
+
+
+async def may_analyse(db: AsyncSession, match_id: int, me: Account) -> MatchRow:
+    """The finished match ``me`` may have analysed: a public room's, or a private one's
+    that ``me`` hosted or held a seat in (404 none, 409 not over, 403 otherwise)."""
+    match = await db.get(MatchRow, match_id)
+    if match is None:
+        raise ApiError("no_match", f"no match {match_id}", 404)
+    if match.status != "finished":
+        raise ApiError("not_finished", "a match can be analysed once it is over", 409)
+    room = await db.get(RoomRow, match.room_id)
+    seated = await db.scalar(
+        select(RoomSeat.seat).where(RoomSeat.room_id == match.room_id, RoomSeat.account_id == me.id)
+    )
+    open_to_me = room is not None and (room.public or room.host_id == me.id)
+    if seated is None and not open_to_me:
+        why = "only the host and players of a private room's match may analyse it"
+        raise ApiError("forbidden", why, 403)
+    return match
+
+
+class AnalysisPool:
+    """The bounded worker pool and the jobs under way (in this process)."""
+
+    def __init__(self, settings: AnalysisSettings | None = None) -> None:
+        self.settings = settings or AnalysisSettings.from_env()
+        self.executor: ProcessPoolExecutor | None = None
+        self.running: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self.hints = 0  # 提示 under way
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self.executor is None:
+            ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
+            self.executor = ProcessPoolExecutor(self.settings.workers, mp_context=ctx)
+        return self.executor
+
+    def check_room(self) -> None:
+        """Refuse (503 ``busy``) when every worker and every waiting place is taken."""
+        if len(self.running) + self.hints >= self.settings.workers + self.settings.queue:
+            raise ApiError("busy", "the analysis workers are busy; try again in a minute", 503)
+
+    def start(
+        self,
+        key: tuple[int, int],
+        sessions: async_sessionmaker[AsyncSession],
+        replays: ReplayCache,
+    ) -> None:
+        """Start the job for (match, seat) (after :meth:`check_room`)."""
+        if key in self.running:
+            return
+        task = asyncio.create_task(self._job(key, sessions, replays))
+        self.running[key] = task
+        task.add_done_callback(lambda _t: self.running.pop(key, None))
+
+    async def _job(
+        self,
+        key: tuple[int, int],
+        sessions: async_sessionmaker[AsyncSession],
+        replays: ReplayCache,
+    ) -> None:
+        match_id, seat = key
+        status, result = "failed", None
+        try:
+            record = await replays.get(match_id, lambda: rebuild(sessions, match_id))
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(
+                self._pool(), analyse_record, record, (seat,), self.settings.samples, match_id
+            )
+            status = "done"
+        except Exception as e:  # a failed job is stored as failed, never retried blindly
+            log.exception("analysis of match %s seat %s failed", match_id, seat)
+            result = {"reason": f"{type(e).__name__}: {str(e)[:200]}"}
+        async with sessions() as db:
+            row = await db.get(AnalysisRow, key)
+            if row is not None:
+                row.status, row.result, row.finished_at = status, result, now()
+                await db.commit()
+
+    async def hint(self, v: SeatView, rules: RuleSet, seed: int) -> dict[str, Any]:
+        """提示: the options of ``v`` valued in a worker (503 ``busy`` when the pool is full)."""
+        self.check_room()
+        self.hints += 1
+        try:
+            loop = asyncio.get_running_loop()
+            out: dict[str, Any] = await loop.run_in_executor(
+                self._pool(), hint_options, v, rules, self.settings.samples, seed
+            )
+            return out
+        finally:
+            self.hints -= 1
+
+    def close(self) -> None:
+        """Stop the workers (jobs under way are cancelled)."""
+        for task in list(self.running.values()):
+            task.cancel()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None

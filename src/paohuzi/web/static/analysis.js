@@ -1,0 +1,91 @@
+// 复盘 in the replay viewer: the 分析 button asks the server for the analysis of one seat
+// (POST /matches/{id}/analysis?seat=S, then GET until done), draws the expected points of
+// each decision of the round shown, marks the mistakes, and lists a marked decision's
+// options with their values.
+import { html, useEffect, useState } from "./vendor/htm-preact-standalone.js";
+import { api } from "./api.js";
+import { lang, errorWords } from "./i18n.js";
+
+const WORDS = {
+  analyse: ["分析", "Analyse"],
+  pick_seat: ["先选择一个座位视角", "Choose a seat to view as first"],
+  running: ["分析中…", "Analysing…"],
+  failed: ["分析失败", "The analysis failed"],
+  summary: ["一致率 {a}, 每个决定平均损失 {l} 分", "agreement {a}, {l} points lost per decision"],
+  chosen: ["选择", "chose"],
+  loss: ["损失", "loss"],
+  none: ["本局没有该座位的决定", "no decision of this seat in this round"],
+};
+const VERDICT = { good: ["好", "good"], inaccuracy: ["欠佳", "inaccuracy"], mistake: ["失误", "mistake"], blunder: ["大错", "blunder"] };
+const w = (k, vars = {}) => (WORDS[k][lang() === "zh" ? 0 : 1]).replace(/\{(\w+)\}/g, (_, v) => vars[v]);
+const verdictWord = (v) => VERDICT[v][lang() === "zh" ? 0 : 1];
+
+/** The expected points after each decision, mistakes marked (a click picks one). */
+function Graph({ decisions, pick, picked }) {
+  const W = 320, H = 90, pad = 8;
+  const ys = decisions.map((d) => d.expected ?? 0);
+  const lo = Math.min(0, ...ys), hi = Math.max(0, ...ys);
+  const x = (i) => pad + (decisions.length < 2 ? 0 : (i * (W - 2 * pad)) / (decisions.length - 1));
+  const y = (v) => H - pad - ((v - lo) * (H - 2 * pad)) / (hi - lo || 1);
+  const path = ys.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  return html`<svg class="analysis-graph" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label="expected points">
+    <line x1=${pad} x2=${W - pad} y1=${y(0)} y2=${y(0)} stroke="#999" stroke-dasharray="3 3" />
+    <path d=${path} fill="none" stroke="#2a6" stroke-width="2" />
+    ${decisions.map((d, i) => d.verdict !== "good" && html`<circle data-mistake=${d.index} cx=${x(i)} cy=${y(ys[i])}
+      r=${picked === d ? 6 : 4} fill=${d.verdict === "blunder" ? "#c22" : d.verdict === "mistake" ? "#e70" : "#db2"}
+      style="cursor:pointer" onClick=${() => pick(d)}><title>${verdictWord(d.verdict)} −${d.loss}</title></circle>`)}
+  </svg>`;
+}
+
+/** One decision's options side by side with their values (the chosen one marked). */
+function Options({ d }) {
+  return html`<div class="analysis-options" data-options=${d.index}>
+    <div>#${d.index} ${w("chosen")} ${d.chosen.text}: ${w("loss")} ${d.loss}±${d.loss_se} ${verdictWord(d.verdict)} ${d.tags.join(" ")}</div>
+    ${d.options.map((o) => html`<span class=${`analysis-option${o.id === d.chosen.id ? " chosen" : ""}${o.id === d.best.id ? " best" : ""}`}>
+      <b>${o.text}</b> ${o.value >= 0 ? "+" : ""}${o.value}±${o.se}</span>`)}
+  </div>`;
+}
+
+/** The 分析 button and, once the analysis is done, the round's graph and options. */
+export function AnalysisPanel({ id, seat, round }) {
+  const [state, setState] = useState(null); // null | "running" | "failed" | result
+  const [picked, setPicked] = useState(null);
+  useEffect(() => { setState(null); setPicked(null); }, [id, seat]);
+  useEffect(() => {
+    if (state !== "running") return undefined;
+    const timer = setInterval(() => {
+      api("GET", `/matches/${id}/analysis?seat=${seat}`).then((a) => {
+        if (a.status === "done") setState(a.result);
+        else if (a.status === "failed") setState("failed");
+      }).catch((e) => setState({ error: errorWords(e.code, e.reason) }));
+    }, 1500);
+    return () => clearInterval(timer);
+  }, [state, id, seat]);
+  const start = () => api("POST", `/matches/${id}/analysis?seat=${seat}`)
+    .then((a) => setState(a.status === "done" ? a.result : a.status))
+    .catch((e) => setState({ error: errorWords(e.code, e.reason) }));
+  if (seat === null) return html`<div class="analysis"><button class="btn small" disabled title=${w("pick_seat")}>${w("analyse")}</button></div>`;
+  if (state === null) return html`<div class="analysis"><button class="btn small" data-analyse onClick=${start}>${w("analyse")}</button></div>`;
+  if (state === "running") return html`<div class="analysis"><span>${w("running")}</span></div>`;
+  if (state === "failed") return html`<div class="analysis"><span class="error">${w("failed")}</span></div>`;
+  if (state.error) return html`<div class="analysis"><span class="error">${state.error}</span></div>`;
+  const rr = state.rounds[round];
+  const decisions = rr ? rr.decisions : [];
+  const s = rr ? rr.summary : state.summary;
+  return html`<div class="analysis" data-analysis>
+    <div>${w("summary", { a: `${Math.round(s.agreement * 100)}%`, l: s.loss_per_decision })}</div>
+    ${decisions.length ? html`<${Graph} decisions=${decisions} pick=${setPicked} picked=${picked} />` : html`<div>${w("none")}</div>`}
+    ${picked && html`<${Options} d=${picked} />`}
+  </div>`;
+}
+
+/** The account page's 复盘 figures: 一致率 and points lost per decision, recent analyses. */
+export function AnalysisStats() {
+  const [mine, setMine] = useState(null);
+  useEffect(() => { api("GET", "/analyses/mine").then(setMine).catch(() => setMine(null)); }, []);
+  if (!mine || !mine.overall.decisions) return null;
+  const o = mine.overall;
+  return html`<section class="panel" data-analysis-stats><h3>${w("analyse")}</h3>
+    <p>${w("summary", { a: `${Math.round(o.agreement * 100)}%`, l: o.loss_per_decision.toFixed(2) })}
+      (${mine.analyses.length})</p></section>`;
+}

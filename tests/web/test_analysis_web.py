@@ -1,0 +1,52 @@
+"""The replay viewer's 分析: the analysis of one seat asked for, its graph and options."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+from paohuzi.server.process import ServerProcess
+from paohuzi.web.screenshots import DESKTOP, http
+
+from .conftest import guest, open_page
+
+
+def _bots_match(web: ServerProcess, login: dict[str, Any]) -> int:
+    """A private one-round match of three random bots, played to its end."""
+    tok = login["token"]
+    code = http(web.http, "POST", "/rooms", {"rounds": 1, "public": False}, token=tok)["code"]
+    http(web.http, "POST", f"/rooms/{code}/bots", {"bot": "random"}, token=tok)
+    match_id = int(http(web.http, "POST", f"/rooms/{code}/start", token=tok)["match_id"])
+    deadline = time.monotonic() + 60
+    h = {"Authorization": f"Bearer {tok}"}
+    while httpx.get(f"{web.http}/rooms/{code}", headers=h).json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots' match did not finish"
+        time.sleep(0.1)
+    return match_id
+
+
+def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> None:
+    login = guest(web, "复盘")
+    match_id = _bots_match(web, login)
+    page, watch = open_page(browser, web, login, DESKTOP, f"#/replay/{match_id}")
+    page.wait_for_selector(".replay .table")
+    assert page.get_by_role("button", name="分析").is_disabled()  # a seat first
+    page.select_option("select[aria-label='视角']", "1")
+    page.locator("[data-analyse]").click()
+    page.wait_for_selector("[data-analysis]", timeout=180_000)
+    assert "一致率" in page.locator("[data-analysis]").inner_text()
+    got = http(web.http, "GET", f"/matches/{match_id}/analysis?seat=1", token=login["token"])
+    decisions = got["result"]["rounds"][0]["decisions"]
+    marked = [d for d in decisions if d["verdict"] != "good"]
+    assert page.locator("[data-mistake]").count() == len(marked)
+    if marked:
+        page.locator(f"[data-mistake='{marked[0]['index']}']").click()
+        box = page.locator(f"[data-options='{marked[0]['index']}']")
+        assert box.locator(".analysis-option").count() == len(marked[0]["options"])
+        assert marked[0]["chosen"]["text"] in box.inner_text()
+    page.goto(f"{web.http}/#/account")
+    page.wait_for_selector("[data-analysis-stats]")
+    assert "一致率" in page.locator("[data-analysis-stats]").inner_text()
+    assert watch.errors == [], watch.errors
