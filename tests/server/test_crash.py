@@ -90,7 +90,7 @@ async def test_sigterm_closes_sockets_with_a_code_and_keeps_the_match(tmp_path: 
                     await ws.recv()
             assert ws.close_code == 1012  # service restart: come back later
         await asyncio.to_thread(srv.proc.wait, 10)
-        assert "Application shutdown complete" in srv.log.read_text()
+        assert "stopped: every acknowledged decision is stored" in srv.log.read_text()
         await asyncio.to_thread(srv.start)
         async with websockets.connect(srv.ws(code)) as ws:
             await ws.send(json.dumps({"type": "auth", "token": tokens[0]}))

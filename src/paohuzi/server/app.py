@@ -75,6 +75,7 @@ def _lifespan(
         sweeper.cancel()
         await hub.shutdown()
         await engine.dispose()
+        log.info("stopped: every acknowledged decision is stored")
 
     return lifespan
 
