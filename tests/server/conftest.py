@@ -143,6 +143,7 @@ class Player:
         self.reconnects = 0
         self.snapshots: list[dict[str, Any]] = []
         self.prompt: dict[str, Any] | None = None
+        self.readied: int | None = None  # the round whose wait for 准备 was answered
 
     async def play(self, act: bool = True) -> None:
         while self.over is None:
@@ -185,6 +186,8 @@ class Player:
                 self.seat = m["seat"]
                 assert m["seq"] == len(self.events), (m["seq"], len(self.events))
                 self.snapshots.append(m)
+                if act:
+                    await self._ready(ws, m.get("ready"))
             self.prompt = m
             if act:
                 await self._act(ws)
@@ -203,6 +206,16 @@ class Player:
                     await self._act(ws)
         elif t == "match_over":
             self.over = m
+        elif t == "readiness" and act:
+            await self._ready(ws, m)  # 准备 as soon as a 结算 opens
+
+    async def _ready(self, ws: Any, wait: dict[str, Any] | None) -> None:
+        """Send 准备 once per wait (a snapshot and a readiness message may both ask)."""
+        if wait is None or self.seat is None or wait["ready"][self.seat]:
+            return
+        if self.readied != wait["round"]:
+            self.readied = wait["round"]
+            await ws.send(json.dumps({"type": "ready"}))
 
 
 def replayed(srv: Server, match_id: int) -> tuple[Any, list[Any]]:
