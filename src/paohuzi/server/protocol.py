@@ -179,6 +179,11 @@ def client_adapter() -> TypeAdapter[ClientMsg]:
 # -- server to client --------------------------------------------------------------------
 
 
+def _no_clocks() -> list[float | None]:
+    """No seat's clock shown (the default of ``clocks``)."""
+    return [None, None, None]
+
+
 class LegalAction(_Msg):
     """One action the seat may take now: its id and its text (``打:五``, ``过``)."""
 
@@ -260,7 +265,7 @@ class Snapshot(_Msg):
     deadline: float | None = None
     remaining: float | None = None
     time_limit: float | None = None
-    clocks: list[float | None] = Field(default_factory=lambda: [None, None, None])
+    clocks: list[float | None] = Field(default_factory=_no_clocks)
     seats: list[SeatStatus] = Field(default_factory=list)
     dissolve: DissolveVote | None = None
     ready: Readiness | None = None
@@ -293,7 +298,7 @@ class Prompt(_Msg):
     legal: list[LegalAction]
     deadline: float | None = None
     remaining: float | None = None
-    clocks: list[float | None] = Field(default_factory=lambda: [None, None, None])
+    clocks: list[float | None] = Field(default_factory=_no_clocks)
     # The seat's view: when ``legal`` is not empty, or always if the auth asked for ``views``.
     view: dict[str, Any] | None = None
 
