@@ -64,6 +64,10 @@ def _inside(page: Any, shots: Path, n: int) -> bool:
     return True
 
 
+def over_id(page: Any) -> int:
+    return int(page.evaluate("() => window.__phz.game.over.match_id"))
+
+
 def _clock_shown(page: Any, seat: int) -> bool:
     return bool(page.locator(f'.seat-panel[data-seat="{seat}"] [data-clock]').count())
 
@@ -150,6 +154,19 @@ def test_a_two_round_match_through_zhunbei_at_three_sizes(
     for p in pages:
         p.locator(".settlement .btn.primary").click()
         p.wait_for_selector(".summary")
+    # The summary: a column per round, the share link, 再来一局 with the same seats.
+    for p in pages:
+        p.wait_for_selector('.summary [data-round-col="1"]')
+        assert p.locator(".summary thead th[data-round-col]").count() == 2
+        assert f"#/replay/{over_id(p)}" in (p.locator("[data-share]").input_value())
+    pages[2].screenshot(path=str(shots / "summary-desktop.png"))
+    for p in pages:
+        p.locator("[data-again]").click()
+        p.wait_for_url("**/#/room/*")
+    for p in pages:
+        p.wait_for_selector('.table [data-round]:has-text("第 1/2 局")', timeout=15000)
+    codes = {p.evaluate("() => window.__phz.game.code") for p in pages}
+    assert len(codes) == 1 and code not in codes
     assert checked["claims"] >= 3 and checked["sizes"] == {0, 1, 2}, checked
     assert checked["clocks"] >= 6, checked
     match_id = httpx.get(f"{web.http}/rooms/{code}").json()["match_id"]

@@ -21,7 +21,7 @@ from .hub import Hub
 from .limits import PlaySettings
 from .ratelimit import Rates, RateSettings
 from .replays import ReplayCache
-from .routers import accounts, lobby, matches, ops, rooms, ws
+from .routers import accounts, again, lobby, matches, ops, rooms, ws
 from .schemas import ERROR_RESPONSES
 from .validation import install as install_validation
 from .web import add_web
@@ -106,7 +106,7 @@ def create_app(
     app.add_exception_handler(ApiError, _api_error)
     app.include_router(ops.router)
     ops.add_probes(app, hub)
-    for part in (accounts, rooms, lobby, matches, ws):
+    for part in (accounts, rooms, again, lobby, matches, ws):
         app.include_router(part.router)
     add_web(app, current, db_session)  # the browser client: last, so the API comes first
     return app

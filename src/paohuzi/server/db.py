@@ -137,6 +137,8 @@ class RoomRow(Base):
     invite_key: Mapped[str | None] = mapped_column(String(32))  # private rooms only
     # Seconds the players have to press 准备 after a round's 结算 (None: the default).
     ready_seconds: Mapped[float | None] = mapped_column(Float)
+    # 再来一局: the room its seats moved on to (the same seats, a new match).
+    next_room_id: Mapped[int | None] = mapped_column(Integer)
 
 
 def room_by_code(code: str) -> Select[RoomRow]:

@@ -423,15 +423,42 @@ function Vote({ d, me, nm, onVote }) {
   </div>`;
 }
 
+/** The match summary: every round's changes, the totals, 大赢家, a share link to the
+ * replay and 再来一局 (the same seats, a new match once all agree). */
 function Summary({ over, me, nm }) {
+  const [rounds, setRounds] = useState(null);
+  const [again, setAgain] = useState(null);
+  useEffect(() => {
+    // The top bar's 悟性 moved with the match: ask for it again.
+    if (session.token) api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(() => {});
+    const n = S.room ? S.room.rounds : 0;
+    Promise.all(Array.from({ length: n }, (_, i) => api("GET", `/matches/${over.match_id}/rounds/${i}`).catch(() => null)))
+      .then((rs) => setRounds(rs.filter(Boolean)));
+  }, [over.match_id]);
+  const best = Math.max(...over.totals);
+  const share = `${location.origin}${location.pathname}#/replay/${over.match_id}`;
+  const playAgain = async () => {
+    try {
+      const r = await api("POST", `/rooms/${S.game.code}/again`);
+      setAgain(r);
+      go(`/room/${r.code}`);
+    } catch (e) { showError(e); }
+  };
   return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("match_over")}>
     <div class="sheet summary">
       <h2>${t("match_over")}</h2>
       ${over.dissolved && html`<p class="verdict">${t("dissolved")}</p>`}
-      <table class="deltas"><thead><tr><th></th><th>${t("total")}</th><th>${t("balance")}</th></tr></thead>
-        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}</th>
+      <table class="deltas"><thead><tr><th></th>
+          ${(rounds || []).map((r) => html`<th data-round-col=${r.round}>${t("round_short", { i: r.round + 1 })}</th>`)}
+          <th>${t("total")}</th><th>${t("balance")}</th></tr></thead>
+        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}
+            ${best > 0 && over.totals[s] === best && html` <span class="badge winner" data-big-winner>${t("big_winner")}</span>`}</th>
+          ${(rounds || []).map((r) => html`<td class=${r.deltas[s] > 0 ? "plus" : r.deltas[s] < 0 ? "minus" : ""}>${r.deltas[s] > 0 ? "+" : ""}${r.deltas[s]}</td>`)}
           <td class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table>
+      <div class="invite"><span>${t("share_replay")}</span><input readonly value=${share} aria-label=${t("share_replay")} data-share />
+        <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(share).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
       <div class="actions">
+        ${me !== null && me !== undefined && html`<button class="btn" data-again disabled=${!!again} onClick=${playAgain}>${t("play_again")}</button>`}
         <a class="btn" href=${`#/replay/${over.match_id}`}>${t("replay")}</a>
         <a class="btn primary" href="#/">${t("to_lobby")}</a>
       </div>

@@ -189,6 +189,11 @@ const WORDS = {
   total: ["合计", "Total"],
   to_lobby: ["回到大厅", "Back to the lobby"],
   replay: ["回放", "Replay"],
+  round_short: ["第{i}局", "R{i}"],
+  big_winner: ["大赢家", "Big winner"],
+  share_replay: ["分享回放", "Share the replay"],
+  play_again: ["再来一局", "Play again"],
+  err_http: ["请求失败", "The request failed"],
   // replay
   replay_of: ["回放：第 {id} 场", "Replay: match {id}"],
   view_as: ["视角", "View as"],
