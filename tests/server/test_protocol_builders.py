@@ -116,6 +116,7 @@ CASES: list[tuple[type[BaseModel], Callable[[], list[dict[str, Any]]]]] = [
             ),
         ],
     ),
+    (p.Said, lambda: [p.said_dict(0, 0), p.said_dict(2, 15)]),
     (
         p.Readiness,
         lambda: [

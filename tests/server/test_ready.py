@@ -160,3 +160,27 @@ async def test_everyone_sees_the_acting_seats_clock_but_no_claim_window(server: 
     assert seen["discard"] >= 1 and seen["claim"] >= 1
     await sock.close()
     await watcher.close()
+
+
+async def test_quick_chat_reaches_everyone_and_is_rate_limited(server: Server) -> None:
+    code, me = ready_room(server, 30)
+    await asyncio.to_thread(start, server, code, me)
+    sock = await Sock.open(server, code, me)
+    watcher = await Sock.open(server, code, guest(server, "w"), spectate=True)
+    await sock.kind("snapshot")
+    await watcher.kind("snapshot")
+    for phrase in (0, 15, 3):
+        await sock.send(type="chat", phrase=phrase)
+        for s in (sock, watcher):
+            m = await s.kind("said")
+            assert (m["seat"], m["phrase"]) == (0, phrase)
+    await sock.send(type="chat", phrase=1)  # the fourth at once: over the budget
+    assert (await sock.kind("error"))["code"] == "rate_limited"
+    await sock.send(type="chat", phrase=16)  # not a phrase: never free text either
+    assert (await sock.kind("error"))["code"] == "bad_message"
+    await sock.send(type="chat", phrase="你好")
+    assert (await sock.kind("error"))["code"] == "bad_message"
+    await watcher.send(type="chat", phrase=0)
+    assert (await watcher.kind("error"))["code"] == "spectator"
+    await sock.close()
+    await watcher.close()

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from .db import MatchRow, RoomRow
 from .dispatch import PlayMsg, dispatch, guarded, play_adapter
-from .protocol import Act, Dissolve, Ready, Resync, Tuoguan
+from .protocol import Act, Chat, Dissolve, Ready, Resync, Tuoguan
 from .tables import Connection, Table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -144,6 +144,10 @@ class RemoteTable:
     async def press_ready(self, conn: Connection) -> None:
         """Forward a 准备."""
         await self._relay(conn, Ready(type="ready"))
+
+    async def chat(self, conn: Connection, phrase: int) -> None:
+        """Forward a quick-chat phrase."""
+        await self._relay(conn, Chat(type="chat", phrase=phrase))
 
 
 class Forwarding:

@@ -29,6 +29,7 @@ __all__ = [
     "Ack",
     "Act",
     "Auth",
+    "Chat",
     "ClientMessage",
     "ClientMsg",
     "Dissolve",
@@ -43,6 +44,7 @@ __all__ = [
     "Readiness",
     "Ready",
     "Resync",
+    "Said",
     "SeatStatus",
     "Seats",
     "ServerMessage",
@@ -61,6 +63,7 @@ __all__ = [
     "prompt_dict",
     "readiness_dict",
     "render_doc",
+    "said_dict",
     "schemas",
     "schemas_text",
     "seat_status_dict",
@@ -151,9 +154,17 @@ class Ready(_Msg):
     type: Literal["ready"]
 
 
-ClientMsg = Auth | Act | Resync | Ping | Tuoguan | Dissolve | Ready
+class Chat(_Msg):
+    """快捷语 or a reaction: a phrase id from the fixed list (0-15; server/chat.py), never
+    free text. Each seat may send 3 at once, then one every 2 s (``rate_limited``)."""
+
+    type: Literal["chat"]
+    phrase: Annotated[int, Field(ge=0, le=15)]
+
+
+ClientMsg = Auth | Act | Resync | Ping | Tuoguan | Dissolve | Ready | Chat
 ClientMessage = Annotated[ClientMsg, Field(discriminator="type")]
-CLIENT_TYPES = ("auth", "act", "resync", "ping", "tuoguan", "dissolve", "ready")
+CLIENT_TYPES = ("auth", "act", "resync", "ping", "tuoguan", "dissolve", "ready", "chat")
 
 
 try:  # orjson (extra ``server``) encodes several times faster; json is the fallback
@@ -233,6 +244,14 @@ class Readiness(_Msg):
     ready: list[bool]
     deadline: float  # Unix time, seconds
     remaining: float  # seconds left when the message was sent
+
+
+class Said(_Msg):
+    """Seat ``seat`` sent quick-chat phrase ``phrase``: told to everyone, spectators too."""
+
+    type: Literal["said"] = "said"
+    seat: int
+    phrase: int
 
 
 class Snapshot(_Msg):
@@ -370,7 +389,8 @@ ServerMessage = Annotated[
     | Pong
     | Seats
     | DissolveVote
-    | Readiness,
+    | Readiness
+    | Said,
     Field(discriminator="type"),
 ]
 
@@ -428,6 +448,11 @@ def snapshot_dict(
             "deadline": deadline, "remaining": remaining, "time_limit": time_limit,
             "clocks": clocks or [None, None, None], "seats": seats, "dissolve": dissolve,
             "ready": ready}  # fmt: skip
+
+
+def said_dict(seat: int, phrase: int) -> dict[str, Any]:
+    """A :class:`Said` message."""
+    return {"type": "said", "seat": seat, "phrase": phrase}
 
 
 def readiness_dict(

@@ -25,6 +25,7 @@ from ..core.match import Match
 from ..core.state import Phase, State
 from . import persist
 from .audience import Audience, collect, tell_all
+from .chat import chat_limiter, check_phrase
 from .clock import Clock, SeatInfo, now
 from .db import MatchRow
 from .driver import Driver
@@ -32,7 +33,7 @@ from .errors import ApiError
 from .limits import PlaySettings
 from .outbox import Connection, TableHandle
 from .persist import CommitHooks
-from .protocol import ack_dict, encode, match_over_dict, seats_dict, snapshot_dict
+from .protocol import ack_dict, encode, match_over_dict, said_dict, seats_dict, snapshot_dict
 from .ready import DEFAULT_READY_SECONDS, Readiness
 from .vote import Vote
 
@@ -76,6 +77,7 @@ class Table:
         self.readiness: Readiness | None = None
         self.ready_seconds = ready_seconds or DEFAULT_READY_SECONDS
         self._ready_key: tuple[int, tuple[bool, ...]] | None = None
+        self.chat_budget = chat_limiter()
         self.dissolved = False
         self.decisions: list[tuple[int, int, int]] = []  # (round, seat, id), seq = index + 1
         self.client_ids: dict[tuple[int, str], int] = {}  # (seat, client id) -> its step
@@ -217,6 +219,15 @@ class Table:
             self.readiness = self.readiness.press(s)
             self.tell_ready()
             self.driver.wake.set()
+
+    async def chat(self, conn: Connection, phrase: int) -> None:
+        """快捷语: tell everyone the seat's phrase id (within its budget)."""
+        s = conn.seat
+        if s is None:
+            raise ApiError("spectator", "a spectator cannot chat")
+        check_phrase(phrase)
+        self.chat_budget.take(str(s))
+        self._tell_all(said_dict(s, phrase))
 
     async def deal_if_ready(self) -> bool:
         """Deal the next round if every seat is ready or the wait is over (the deal is

@@ -22,6 +22,8 @@ const S = {
   settlement: null, // a finished round's 结算 shown over the table
   settlementQueue: [],
   asked: new Set(), // the rounds whose 结算 was fetched (live, or after a reload)
+  said: [], // the last quick-chat phrases: [{seat, phrase, at}]
+  chatOpen: false,
   fetching: 0,
   summaryShown: false,
   ledger: null,
@@ -73,6 +75,7 @@ function leaveGameUnlessNeeded() {
     S.settlement = null;
     S.settlementQueue = [];
     S.asked = new Set();
+    S.said = [];
     S.summaryShown = false;
     S.hint = null;
   }
@@ -116,8 +119,16 @@ function startGame(code, spectate, invite) {
       if (live) S.selected = null;
     },
     onError: (m) => toast(errorWords(m.code, m.reason)),
+    onSaid: (m) => {
+      const at = Date.now();
+      S.said = [...S.said.slice(-2), { ...m, at }];
+      rerender();
+      setTimeout(() => { S.said = S.said.filter((x) => x.at !== at); rerender(); }, 4000);
+    },
     onVote: (m) => {
-      if (m.outcome === "refused") toast(t("dissolve_refused"), "info");
+      const no = m.votes.indexOf(false);
+      if (m.outcome === "refused" && no >= 0) toast(t("dissolve_refused_by", { who: seatWord(no, seatOf(), names()) }), "info");
+      else if (m.outcome === "refused") toast(t("dissolve_refused"), "info");
       if (m.outcome === "expired") toast(t("dissolve_expired"), "info");
     },
   });
@@ -486,7 +497,14 @@ function TableScreen({ spectate }) {
         ${mine && mine.tuoguan ? t("tuoguan_off") : t("tuoguan")}</button>`}
     ${!spectate && g.seats && !g.over && html`<button class="btn small" data-dissolve disabled=${!!g.dissolve}
         onClick=${() => g.vote(true)}>${t("dissolve")}</button>`}
+    ${!spectate && html`<button class=${`btn small ${S.chatOpen ? "on" : ""}`} data-chat aria-expanded=${S.chatOpen ? "true" : "false"}
+        onClick=${() => { S.chatOpen = !S.chatOpen; rerender(); }}>${t("chat")}</button>`}
   </div>`;
+  const chat = S.chatOpen && html`<div class="chat-panel" role="menu" aria-label=${t("chat")}>
+    ${Array.from({ length: 16 }, (_, i) => html`<button class="btn small" role="menuitem" data-phrase=${i}
+        onClick=${() => { g.say(i); S.chatOpen = false; rerender(); }}>${t(`phrase_${i}`)}</button>`)}</div>`;
+  const bubbles = S.said.length > 0 && html`<ul class="said" aria-live="polite">${S.said.map((m) => html`<li key=${m.at} data-said=${m.seat}>
+      <b>${seatWord(m.seat, me, nm)}</b>：${t(`phrase_${m.phrase}`)}</li>`)}</ul>`;
   closeDealtSettlement();
   const showSummary = g.over && !S.settlement && !S.fetching;
   return html`<main class="screen play">
@@ -496,6 +514,8 @@ function TableScreen({ spectate }) {
       selected=${S.selected} onSelect=${(s) => { S.selected = s; rerender(); }} flashKey=${S.flashKey}
       maxCols=${maxCols} header=${header} seats=${g.seats} deadline=${g.deadline}
       clocks=${S.settlement ? [null, null, null] : g.clocks} timeLimit=${snap.time_limit} />
+    ${chat}
+    ${bubbles}
     ${g.dissolve && !g.over && html`<${Vote} d=${g.dissolve} me=${me} nm=${nm} onVote=${(a) => g.vote(a)} />`}
     ${S.settlement && html`<${Settlement} r=${S.settlement} me=${me} nm=${nm} onNext=${nextSettlement} final=${!!g.over && !S.settlementQueue.length} />`}
     ${showSummary && html`<${Summary} over=${g.over} me=${me} nm=${nm} />`}

@@ -9,8 +9,8 @@ export class Game {
    * ``onChange(game)`` after anything changed; ``onEvent(msg, live)`` for each event
    * (``live`` false while catching up after a (re)connect).
    */
-  constructor({ code, invite = null, token, spectate = false, onChange, onEvent, onError, onVote }) {
-    Object.assign(this, { code, invite, token, spectate, onChange, onEvent, onError, onVote });
+  constructor({ code, invite = null, token, spectate = false, onChange, onEvent, onError, onVote, onSaid }) {
+    Object.assign(this, { code, invite, token, spectate, onChange, onEvent, onError, onVote, onSaid });
     this.seats = null; // [{seat, bot, connected, tuoguan, reason}]
     this.dissolve = null; // the open 解散 vote
     this.deadline = null;
@@ -136,6 +136,9 @@ export class Game {
       case "readiness":
         this.readiness(m);
         break;
+      case "said":
+        this.onSaid && this.onSaid(m);
+        break;
       case "dissolve_vote":
         this.dissolve = m.outcome ? null : { ...m, until: Date.now() + m.remaining * 1000 };
         this.onVote && this.onVote(m);
@@ -167,6 +170,9 @@ export class Game {
   readiness(m) {
     this.ready = m ? { ...m, until: Date.now() + m.remaining * 1000 } : null;
   }
+
+  /** 快捷语: say phrase ``id`` (0-15) to the table. */
+  say(id) { this.send({ type: "chat", phrase: id }); }
 
   /** 准备: ready for the next round. */
   readyUp() {
