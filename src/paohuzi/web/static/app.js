@@ -29,6 +29,7 @@ const S = {
   ledger: null,
   flashKey: 0,
 };
+let sound = null; // sound.js, loaded after the first screen
 let scheduled = false;
 export function rerender() {
   if (scheduled) return;
@@ -116,6 +117,7 @@ function startGame(code, spectate, invite) {
       if (S.log.length > 50) S.log.splice(0, S.log.length - 50);
       if (live && (m.event.kind === "draw" || m.event.kind === "discard")) S.flashKey = m.seq;
       if (live && m.event.kind === "settle") queueSettlement(m.round);
+      if (live && sound) S.lastSound = sound.play(m.event.kind) || S.lastSound;
       if (live) S.selected = null;
     },
     onError: (m) => toast(errorWords(m.code, m.reason)),
@@ -497,6 +499,11 @@ function TableScreen({ spectate }) {
         ${mine && mine.tuoguan ? t("tuoguan_off") : t("tuoguan")}</button>`}
     ${!spectate && g.seats && !g.over && html`<button class="btn small" data-dissolve disabled=${!!g.dissolve}
         onClick=${() => g.vote(true)}>${t("dissolve")}</button>`}
+    ${sound && html`<button class="btn small" data-mute aria-pressed=${sound.settings.muted ? "true" : "false"}
+        aria-label=${sound.settings.muted ? t("sound_on") : t("sound_off")}
+        onClick=${() => { sound.settings.muted = !sound.settings.muted; rerender(); }}>${sound.settings.muted ? "🔇" : "🔊"}</button>
+      <input type="range" class="volume" min="0" max="1" step="0.1" value=${sound.settings.volume} data-volume
+        aria-label=${t("volume")} onInput=${(e) => { sound.settings.volume = e.target.value; }} />`}
     ${!spectate && html`<button class=${`btn small ${S.chatOpen ? "on" : ""}`} data-chat aria-expanded=${S.chatOpen ? "true" : "false"}
         onClick=${() => { S.chatOpen = !S.chatOpen; rerender(); }}>${t("chat")}</button>`}
   </div>`;
@@ -681,3 +688,5 @@ window.addEventListener("resize", rerender);
 render(html`<${App} />`, document.getElementById("app"));
 requestAnimationFrame(() => performance.mark("phz-first-screen")); // the first screen is drawn
 window.__phz = S; // for tests and the curious
+// Sounds after the first screen: the module now, each file on its first use.
+requestAnimationFrame(() => setTimeout(() => import("./sound.js").then((m) => { sound = m; rerender(); }), 0));
