@@ -690,3 +690,8 @@ requestAnimationFrame(() => performance.mark("phz-first-screen")); // the first 
 window.__phz = S; // for tests and the curious
 // Sounds after the first screen: the module now, each file on its first use.
 requestAnimationFrame(() => setTimeout(() => import("./sound.js").then((m) => { sound = m; rerender(); }), 0));
+// Installable: the service worker caches the static files (the live state still comes from
+// the server); registered after the first screen.
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  window.addEventListener("load", () => navigator.serviceWorker.register("/sw.js").catch(() => {}));
+}
