@@ -110,3 +110,12 @@ def test_the_login_form_states_its_limits(browser: Any, web: ServerProcess) -> N
     page2.wait_for_selector("[data-full]")
     assert "已满" in page2.locator("[data-full]").inner_text()
     assert host["token"] != login["token"]
+
+
+def test_no_emoji_that_renders_as_an_empty_box() -> None:
+    """The page's fonts (a CJK font, no colour emoji) draw every character it uses: no
+    emoji such as 🀄 or 🔊, which showed as empty boxes."""
+    emoji = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]")
+    for f in sorted((SERVER.parent / "web" / "static").glob("*.*")):
+        if f.suffix in (".js", ".html", ".css", ".webmanifest"):
+            assert not emoji.search(f.read_text(encoding="utf-8")), f.name

@@ -501,7 +501,7 @@ function TableScreen({ spectate }) {
         onClick=${() => g.vote(true)}>${t("dissolve")}</button>`}
     ${sound && html`<button class="btn small" data-mute aria-pressed=${sound.settings.muted ? "true" : "false"}
         aria-label=${sound.settings.muted ? t("sound_on") : t("sound_off")}
-        onClick=${() => { sound.settings.muted = !sound.settings.muted; rerender(); }}>${sound.settings.muted ? "🔇" : "🔊"}</button>
+        onClick=${() => { sound.settings.muted = !sound.settings.muted; rerender(); }}>${sound.settings.muted ? t("sound_word_off") : t("sound_word_on")}</button>
       <input type="range" class="volume" min="0" max="1" step="0.1" value=${sound.settings.volume} data-volume
         aria-label=${t("volume")} onInput=${(e) => { sound.settings.volume = e.target.value; }} />`}
     ${!spectate && html`<button class=${`btn small ${S.chatOpen ? "on" : ""}`} data-chat aria-expanded=${S.chatOpen ? "true" : "false"}
