@@ -261,9 +261,14 @@ class Sock:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, srv: Server, code: str, token: str, *, spectate: bool = False) -> Sock:
+    async def open(
+        cls, srv: Server, code: str, token: str, *, spectate: bool = False, views: bool = False
+    ) -> Sock:
         ws = await websockets.connect(srv.ws(code))
-        await ws.send(json.dumps({"type": "auth", "token": token, "spectate": spectate}))
+        hello = {"type": "auth", "token": token, "spectate": spectate}
+        if views:
+            hello["views"] = True
+        await ws.send(json.dumps(hello))
         return cls(ws)
 
     async def _read(self) -> None:

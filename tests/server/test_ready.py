@@ -137,14 +137,24 @@ async def test_everyone_sees_the_acting_seats_clock_but_no_claim_window(server: 
     code, me = ready_room(server, 30, time_limit=30)
     await asyncio.to_thread(start, server, code, me)
     sock = await Sock.open(server, code, me)
-    watcher = await Sock.open(server, code, guest(server, "w"), spectate=True)
+    watcher = await Sock.open(server, code, guest(server, "w"), spectate=True, views=True)
     seen = {"discard": 0, "claim": 0}
     for _ in range(60):
         m = await sock.until(my_turn)
-        await asyncio.sleep(0.3)  # the spectator's prompt for the same moment has come
-        latest = next((x for x in reversed(watcher.messages) if x["type"] == "prompt"), None)
-        if latest is None:
-            latest = {"to_act": [0], "clocks": [m["deadline"], None, None]}  # the first turn
+        v = m["view"]
+        key = (m["round"], v["phase"], v["stock_count"], v["offer"], v["turn"])
+
+        def same(x: dict[str, Any], key: tuple[Any, ...] = key) -> bool:
+            w = x.get("view")
+            return (
+                x["type"] in ("snapshot", "prompt")
+                and w is not None
+                and (x["round"], w["phase"], w["stock_count"], w["offer"], w["turn"]) == key
+            )
+
+        # The spectator's prompt for the same moment (its view matches the seat's).
+        latest = await watcher.until(same, timeout=10)
+        latest.setdefault("to_act", latest["view"]["to_act"])
         texts = [a["text"] for a in m["legal"]]
         assert m["clocks"][0] == m["deadline"] is not None
         if "过" in texts:  # a claim window: nobody else is shown a clock
