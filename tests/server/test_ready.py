@@ -15,11 +15,11 @@ from .conftest import Server, Sock, auth, guest, join, my_turn, start
 
 
 def ready_room(
-    srv: Server, ready_seconds: float, time_limit: float | None = None
+    srv: Server, ready_seconds: float, time_limit: float | None = None, rounds: int = 2
 ) -> tuple[str, str]:
-    """A two-round room: one guest in seat 0, heuristic bots in the others."""
+    """A room of ``rounds``: one guest in seat 0, heuristic bots in the others."""
     me = guest(srv, "p0")
-    body = {"rounds": 2, "ready_seconds": ready_seconds, "time_limit": time_limit}
+    body = {"rounds": rounds, "ready_seconds": ready_seconds, "time_limit": time_limit}
     r = httpx.post(f"{srv.http}/rooms", json=body, headers=auth(me))
     assert r.status_code == 201, r.text
     assert r.json()["ready_seconds"] == ready_seconds
@@ -134,13 +134,16 @@ async def test_a_spectator_cannot_ready_and_a_ready_mid_round_is_refused(server:
 async def test_everyone_sees_the_acting_seats_clock_but_no_claim_window(server: Server) -> None:
     """``clocks``: the deadline of a seat whose turn is public reaches the spectators; a
     claim window's does not (who may claim is private, RULES.md §14)."""
-    code, me = ready_room(server, 30, time_limit=30)
+    code, me = ready_room(server, 30, time_limit=30, rounds=8)
     await asyncio.to_thread(start, server, code, me)
     sock = await Sock.open(server, code, me)
     watcher = await Sock.open(server, code, guest(server, "w"), spectate=True, views=True)
     seen = {"discard": 0, "claim": 0}
-    for _ in range(60):
-        m = await sock.until(my_turn)
+    for _ in range(300):
+        m = await sock.until(lambda x: my_turn(x) or x["type"] == "readiness")
+        if m["type"] == "readiness":  # a bot won the round: 准备 for the next
+            await sock.send(type="ready")
+            continue
         v = m["view"]
         key = (m["round"], v["phase"], v["stock_count"], v["offer"], v["turn"])
 
