@@ -140,7 +140,7 @@ async def test_everyone_sees_the_acting_seats_clock_but_no_claim_window(server: 
     watcher = await Sock.open(server, code, guest(server, "w"), spectate=True, views=True)
     seen = {"discard": 0, "claim": 0}
     for _ in range(300):
-        m = await sock.until(lambda x: my_turn(x) or x["type"] == "readiness")
+        m = await sock.until(lambda x: my_turn(x) or x["type"] == "readiness", timeout=90)
         if m["type"] == "readiness":  # a bot won the round: 准备 for the next
             await sock.send(type="ready")
             continue
@@ -156,7 +156,7 @@ async def test_everyone_sees_the_acting_seats_clock_but_no_claim_window(server: 
             )
 
         # The spectator's prompt for the same moment (its view matches the seat's).
-        latest = await watcher.until(same, timeout=10)
+        latest = await watcher.until(same, timeout=60)
         latest.setdefault("to_act", latest["view"]["to_act"])
         texts = [a["text"] for a in m["legal"]]
         assert m["clocks"][0] == m["deadline"] is not None
