@@ -467,7 +467,7 @@ function Summary({ over, me, nm }) {
         <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}
             ${best > 0 && over.totals[s] === best && html` <span class="badge winner" data-big-winner>${t("big_winner")}</span>`}</th>
           ${(rounds || []).map((r) => html`<td class=${r.deltas[s] > 0 ? "plus" : r.deltas[s] < 0 ? "minus" : ""}>${r.deltas[s] > 0 ? "+" : ""}${r.deltas[s]}</td>`)}
-          <td class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table>
+          <td data-total class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table>
       <div class="invite"><span>${t("share_replay")}</span><input readonly value=${share} aria-label=${t("share_replay")} data-share />
         <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(share).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
       <div class="actions">
