@@ -143,6 +143,7 @@ class Player:
         self.reconnects = 0
         self.snapshots: list[dict[str, Any]] = []
         self.prompt: dict[str, Any] | None = None
+        self.readied: int | None = None  # the round whose wait for 准备 was answered
 
     async def play(self, act: bool = True) -> None:
         while self.over is None:
@@ -185,6 +186,8 @@ class Player:
                 self.seat = m["seat"]
                 assert m["seq"] == len(self.events), (m["seq"], len(self.events))
                 self.snapshots.append(m)
+                if act:
+                    await self._ready(ws, m.get("ready"))
             self.prompt = m
             if act:
                 await self._act(ws)
@@ -203,6 +206,16 @@ class Player:
                     await self._act(ws)
         elif t == "match_over":
             self.over = m
+        elif t == "readiness" and act:
+            await self._ready(ws, m)  # 准备 as soon as a 结算 opens
+
+    async def _ready(self, ws: Any, wait: dict[str, Any] | None) -> None:
+        """Send 准备 once per wait (a snapshot and a readiness message may both ask)."""
+        if wait is None or self.seat is None or wait["ready"][self.seat]:
+            return
+        if self.readied != wait["round"]:
+            self.readied = wait["round"]
+            await ws.send(json.dumps({"type": "ready"}))
 
 
 def replayed(srv: Server, match_id: int) -> tuple[Any, list[Any]]:
@@ -248,9 +261,14 @@ class Sock:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, srv: Server, code: str, token: str, *, spectate: bool = False) -> Sock:
+    async def open(
+        cls, srv: Server, code: str, token: str, *, spectate: bool = False, views: bool = False
+    ) -> Sock:
         ws = await websockets.connect(srv.ws(code))
-        await ws.send(json.dumps({"type": "auth", "token": token, "spectate": spectate}))
+        hello = {"type": "auth", "token": token, "spectate": spectate}
+        if views:
+            hello["views"] = True
+        await ws.send(json.dumps(hello))
         return cls(ws)
 
     async def _read(self) -> None:

@@ -2,7 +2,8 @@
 
 A test's independent account of the server's numbering: an audience (a seat, or the
 spectators: seat None) is at step 0 at the start and one step on at each decision after
-which its events grew or its view (legal actions included) changed. Another seat's
+which its events grew or its view (legal actions included) changed, and at each deal after
+the first (准备: a round's end, with its 结算 open, is a step of its own). Another seat's
 private answer changes neither, so it is no step (RULES.md §14).
 """
 
@@ -40,8 +41,6 @@ def audience_steps(states: list[Any], seat: int | None) -> list[Step]:
             if k:
                 st.apply(*moves[k - 1])
                 seq += 1
-            if k == len(moves) and rnd + 1 < len(states):
-                continue  # the server deals the next round in the same breath
             v = paohuzi.view(st, seat)
             shown = {**view_to_dict(v), "step": None}
             legal = [] if seat is None or st.over else list(st.legal_actions(seat))

@@ -53,6 +53,8 @@ CASES: list[tuple[type[BaseModel], Callable[[], list[dict[str, Any]]]]] = [
                 time_limit=15.0,
                 seats=_statuses(),
                 dissolve=p.dissolve_vote_dict(0, [True, None, True], 1.7e9, 30.0),
+                ready=p.readiness_dict(1, [True, False, True], 1.7e9 + 20, 19.5),
+                clocks=[1.7e9 + 0.25, None, None],
             ),
             p.snapshot_dict(
                 2**62,
@@ -78,7 +80,17 @@ CASES: list[tuple[type[BaseModel], Callable[[], list[dict[str, Any]]]]] = [
     (
         p.Prompt,
         lambda: [
-            p.prompt_dict(0, 4, 4, [1], [p.legal_dict(3, "吃:一二三")], 1.7e9, 14.999, _view(1)),
+            p.prompt_dict(
+                0,
+                4,
+                4,
+                [1],
+                [p.legal_dict(3, "吃:一二三")],
+                1.7e9,
+                14.999,
+                _view(1),
+                [None, 1.7e9, None],
+            ),
             p.prompt_dict(2, 9, 1, [0, 2], [], None, None, None),
         ],
     ),
@@ -103,6 +115,14 @@ CASES: list[tuple[type[BaseModel], Callable[[], list[dict[str, Any]]]]] = [
                 p.dissolve_vote_dict(0, [True, False, None], 1.7e9, 12.25, o)
                 for o in ("dissolved", "refused", "expired")
             ),
+        ],
+    ),
+    (p.Said, lambda: [p.said_dict(0, 0), p.said_dict(2, 15)]),
+    (
+        p.Readiness,
+        lambda: [
+            p.readiness_dict(1, [False, False, True], 1.7e9, 20.0),
+            p.readiness_dict(31, [True, True, True], 1.7e9 + 0.5, 0.0),
         ],
     ),
 ]

@@ -24,6 +24,7 @@ from .ratelimit import Rates, RateSettings
 from .replays import ReplayCache
 from .routers import (
     accounts,
+    again,
     analysis,
     clubs,
     lobby,
@@ -120,7 +121,9 @@ def create_app(
     app.add_exception_handler(ApiError, _api_error)
     app.include_router(ops.router)
     ops.add_probes(app, hub)
-    for part in (accounts, rooms, lobby, matches, clubs, tournaments, ratings, analysis, web, ws):
+    for part in (
+        accounts, rooms, again, lobby, matches, clubs, tournaments, ratings, analysis, web, ws
+    ):  # fmt: skip
         app.include_router(part.router)
     app.state.seeds = {}  # a room's fixed seed, set by the tests' hook
     if os.environ.get("PAOHUZI_TEST_SEEDS") == "1":

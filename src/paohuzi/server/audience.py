@@ -76,6 +76,12 @@ class Audience:
         self.key, self.since, self.opened = key, self.step, decision_seq
         return True
 
+    def shown_acting(self, st: State) -> list[int]:
+        """The seats this audience is shown to act: in a claim window only itself (who
+        else may claim is private, RULES.md §14)."""
+        acting = st.to_act()
+        return [a for a in acting if a == self.seat] if st.phase is Phase.CLAIM else list(acting)
+
     def view(self, st: State) -> SeatView:
         """The audience's view of ``st``, the state in play, numbered with its step."""
         v = self._view
@@ -121,6 +127,7 @@ class Audience:
         rnd: int,
         clock: tuple[float | None, float | None],
         over: str | None,
+        clocks: list[float | None] | None = None,
     ) -> None:
         """Queue on ``conns`` their new events and the prompt (``clock``: the seat's
         deadline and seconds left), then ``over`` (the match's end, encoded) if given.
@@ -130,8 +137,7 @@ class Audience:
         text is encoded once, shared by the sockets that get the same.
         """
         legal = self.legal_form(st)
-        acting = st.to_act()
-        to_act = [a for a in acting if a == self.seat] if st.phase is Phase.CLAIM else list(acting)
+        to_act = self.shown_acting(st)
         texts: dict[bool, str] = {}  # with the view, without
         for conn in conns:
             self.catch_up(conn, conn.sent)
@@ -140,7 +146,7 @@ class Audience:
             if text is None:
                 shown = self.view_form(st) if with_view else None
                 text = texts[with_view] = encode(prompt_dict(
-                    rnd, self.step, self.since, to_act, legal, *clock, shown
+                    rnd, self.step, self.since, to_act, legal, *clock, shown, clocks
                 ))  # fmt: skip
             conn.put_text(text)
             if over is not None:

@@ -211,6 +211,7 @@ class SeatPlayer:
     _n: int = 0
     _heard: float = 0.0  # when the last message came
     _round: int = -1
+    _readied: tuple[int | None, int] | None = None  # the wait for 准备 answered
 
     async def play(self) -> dict[str, Any]:
         """Play to the end; the ``match_over`` message."""
@@ -264,6 +265,7 @@ class SeatPlayer:
         elif t == "snapshot":
             self.seat, self.match_id, self.seq = m["seat"], m["match_id"], m["seq"]
             self._prompted(m)
+            await self._ready(ws, m.get("ready"))
             return True
         elif t == "prompt":
             self._prompted(m)
@@ -275,7 +277,17 @@ class SeatPlayer:
             await self._error(ws, m)
         elif t == "match_over":
             self.over = m
+        elif t == "readiness":
+            await self._ready(ws, m)
         return False
+
+    async def _ready(self, ws: Any, wait: dict[str, Any] | None) -> None:
+        """准备 at once when a round waits for this seat (a bot needs no 结算 to read)."""
+        if wait is None or self.seat is None or wait["ready"][self.seat]:
+            return
+        if self._readied != (self.match_id, wait["round"]):  # once per wait
+            self._readied = (self.match_id, wait["round"])
+            await ws.send('{"type": "ready"}')
 
     def _prompted(self, m: dict[str, Any]) -> None:
         self._prompt = m

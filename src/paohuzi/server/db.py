@@ -25,6 +25,7 @@ from sqlalchemy import (
     event,
     select,
     text,
+    true,
 )
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError
@@ -135,6 +136,10 @@ class RoomRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     time_limit: Mapped[float | None] = mapped_column(Float)  # seconds per decision; None: none
     invite_key: Mapped[str | None] = mapped_column(String(32))  # private rooms only
+    # Seconds the players have to press 准备 after a round's 结算 (None: the default).
+    ready_seconds: Mapped[float | None] = mapped_column(Float)
+    # 再来一局: the room its seats moved on to (the same seats, a new match).
+    next_room_id: Mapped[int | None] = mapped_column(Integer)
 
 
 def room_by_code(code: str) -> Select[RoomRow]:
@@ -185,6 +190,9 @@ class RoundRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     dealer: Mapped[int] = mapped_column(Integer)
     balances: Mapped[list[int]] = mapped_column(JSON)
+    # Dealt: every seat pressed 准备 (or its time ran out); until then the last round's
+    # 结算 stays open. Rows from before 准备 existed count as dealt.
+    started: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class Decision(Base):

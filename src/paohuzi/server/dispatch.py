@@ -12,14 +12,16 @@ from typing import Annotated
 from pydantic import Field, TypeAdapter
 
 from .errors import ApiError
-from .protocol import Act, Dissolve, ErrorMsg, Resync, Tuoguan
+from .protocol import Act, Chat, Dissolve, ErrorMsg, Ready, Resync, Tuoguan
 from .tables import Connection, TableHandle
 
 __all__ = ["PlayMsg", "dispatch", "guarded", "play_adapter"]
 
 log = logging.getLogger("paohuzi.server")
 
-PlayMsg = Act | Resync | Tuoguan | Dissolve  # what a signed-in socket sends to its table
+PlayMsg = (
+    Act | Resync | Tuoguan | Dissolve | Ready | Chat
+)  # what a signed-in socket sends to its table
 
 
 def play_adapter() -> TypeAdapter[PlayMsg]:
@@ -51,5 +53,9 @@ async def dispatch(msg: PlayMsg, conn: Connection, handle: TableHandle) -> None:
         await guarded(conn, msg.type, handle.set_tuoguan(conn, msg.on), None)
     elif isinstance(msg, Dissolve):
         await guarded(conn, msg.type, handle.vote_dissolve(conn, msg.agree), None)
+    elif isinstance(msg, Ready):
+        await guarded(conn, msg.type, handle.press_ready(conn), None)
+    elif isinstance(msg, Chat):
+        await guarded(conn, msg.type, handle.chat(conn, msg.phrase), None)
     else:
         await guarded(conn, msg.type, handle.attach(conn, None), None)

@@ -1,6 +1,7 @@
 """The match driver (``Driver``): a table's task that plays its bot seats, the seats under
-托管 and those whose time ran out, expires 解散 votes and notices gone seats, backing off
-after a failed commit.
+托管 and those whose time ran out, expires 解散 votes, deals the next round once every
+seat is ready (准备) or the wait is over, and notices gone seats, backing off after a
+failed commit.
 
 The bots think in a worker thread (never on the event loop, never holding the table's
 lock), and their decisions are committed through the same path as a person's intent.
@@ -128,7 +129,7 @@ class Driver:
         """Whether the driver may have work after a person's decision: the match ended, a
         seat the server plays is to act, or clocks restarted (its timers for grace
         periods and votes are unchanged by a decision)."""
-        if t.ended or t.time_limit is not None:
+        if t.ended or t.time_limit is not None or t.readiness is not None:
             return True
         st = t.state
         return st.phase is Phase.OVER or any(t.clock.auto(s) is not None for s in st.to_act())
@@ -143,6 +144,8 @@ class Driver:
                         break
                     await t.expire_vote()
                     t.tell_status()
+                    await t.deal_if_ready()
+                    t.tell_ready()
                     job = self.job(t)
                     wake_at = t.next_time() if job is None else None
                 if job is None:

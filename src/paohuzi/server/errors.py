@@ -1,8 +1,24 @@
-"""The server's one error: a code a client can switch on, a reason people can read."""
+"""The server's one error: a code a client can switch on, a reason people can read, and
+the list of every code the server can send (each client has words for each:
+tests/web/test_language.py walks this list against the browser's dictionaries)."""
 
 from __future__ import annotations
 
-__all__ = ["ApiError"]
+__all__ = ["ERROR_CODES", "ApiError"]
+
+# Every ``code`` of an HTTP error body or a socket ``error`` message.
+ERROR_CODES: frozenset[str] = frozenset(
+    {
+        "already_authenticated", "already_seated", "already_voted", "bad_action", "bad_bot",
+        "bad_json", "bad_login", "bad_message", "bad_method", "bad_nickname", "bad_password",
+        "bad_request", "bad_rules", "bad_username", "busy", "http_error", "illegal",
+        "internal", "left", "match_over", "moved", "no_match", "no_room", "no_round",
+        "no_vote", "not_finished", "not_found", "not_full", "not_host", "not_seated",
+        "not_started", "not_waiting", "not_your_turn", "rate_limited", "room_expired",
+        "room_full", "room_started", "seat_taken", "spectator", "stale", "too_large",
+        "too_many_rooms", "unauthenticated", "unknown_type", "username_taken",
+    }
+)  # fmt: skip
 
 
 class ApiError(Exception):

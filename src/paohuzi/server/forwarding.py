@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from .db import MatchRow, RoomRow
 from .dispatch import PlayMsg, dispatch, guarded, play_adapter
-from .protocol import Act, Dissolve, Resync, Tuoguan
+from .protocol import Act, Chat, Dissolve, Ready, Resync, Tuoguan
 from .tables import Connection, Table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -140,6 +140,14 @@ class RemoteTable:
     async def vote_dissolve(self, conn: Connection, agree: bool) -> None:
         """Forward a 解散 vote."""
         await self._relay(conn, Dissolve(type="dissolve", agree=agree))
+
+    async def press_ready(self, conn: Connection) -> None:
+        """Forward a 准备."""
+        await self._relay(conn, Ready(type="ready"))
+
+    async def chat(self, conn: Connection, phrase: int) -> None:
+        """Forward a quick-chat phrase."""
+        await self._relay(conn, Chat(type="chat", phrase=phrase))
 
 
 class Forwarding:

@@ -97,6 +97,7 @@ class Hub:
             row,
             await seat_infos(db, room.id),
             time_limit=room.time_limit,
+            ready_seconds=room.ready_seconds,
             settings=self.settings,
             on_end=self.release,
         )

@@ -31,6 +31,7 @@ __all__ = [
     "load",
     "settle",
     "settle_accounts",
+    "store_deal",
     "store_decision",
     "store_tuoguan",
     "store_vote",
@@ -116,6 +117,7 @@ def settle(t: Table, db: SqlConnection, new: State, rnd: int) -> None:
                 seed=t.match.round_seed(rnd + 1),
                 dealer=result.next_dealer,
                 balances=list(result.balances),
+                started=False,  # dealt once every seat is ready (store_deal)
             )
         )
     else:
@@ -142,6 +144,20 @@ def settle_accounts(t: Table, db: SqlConnection, deltas: Sequence[int], rnd: int
                        "balance_after": balance, "reason": "round",
                        "match_id": t.match_id, "round_index": rnd})  # fmt: skip
     db.execute(insert(LedgerEntry), ledger)
+
+
+async def store_deal(t: Table, rnd: int) -> None:
+    """Store that round ``rnd`` is dealt (准备 done): a restart then shows it, not the
+    last round's 结算."""
+
+    async def store(db: AsyncSession) -> None:
+        await db.execute(
+            update(RoundRow)
+            .where(RoundRow.match_id == t.match_id, RoundRow.index == rnd)
+            .values(started=True)
+        )
+
+    await write(t, store)
 
 
 async def store_tuoguan(t: Table, s: int, on: bool) -> None:
@@ -184,9 +200,11 @@ async def load(
     time_limit: float | None = None,
     settings: PlaySettings | None = None,
     on_end: Callable[[Table], None] | None = None,
+    ready_seconds: float | None = None,
 ) -> Table:
     """Rebuild a table (``make``: its class) by replaying its decisions in order (clocks
-    start afresh); its 解散 vote as stored."""
+    start afresh); its 解散 vote as stored; a round that waits for 准备 still waits (its
+    wait starts afresh), one dealt is dealt."""
     match = Match(
         RuleSet.from_dict(row.rules),
         seed=row.seed,
@@ -195,7 +213,8 @@ async def load(
     )
     match.start_round()
     table = make(sessions, row.id, row.room_id, seats, match, time_limit=time_limit,
-                 settings=settings, on_end=on_end, ledger=row.scoring != "local")  # fmt: skip
+                 settings=settings, on_end=on_end, ledger=row.scoring != "local",
+                 ready_seconds=ready_seconds)  # fmt: skip
     stored = row.dissolve
     if stored is not None and stored.get("outcome") == "dissolved":
         table.dissolved = True
@@ -207,9 +226,16 @@ async def load(
                 select(Decision).where(Decision.match_id == row.id).order_by(Decision.seq)
             )
         ).all()
+        dealt = set(
+            (await db.scalars(
+                select(RoundRow.index).where(RoundRow.match_id == row.id, RoundRow.started)
+            )).all()
+        )  # fmt: skip
     for d in decisions:
         if d.seq != table.decision_seq + 1:
             raise RuntimeError(f"match {row.id}: decision {d.seq} follows {table.decision_seq}")
         table.replay(d.round_index, d.seat, d.action_id, d.client_id)
+    if table.readiness is not None and table.readiness.round in dealt:
+        table.deal_stored()
     log.info("match %s rebuilt from %d decisions", row.id, len(decisions))
     return table

@@ -29,6 +29,7 @@ __all__ = [
     "Ack",
     "Act",
     "Auth",
+    "Chat",
     "ClientMessage",
     "ClientMsg",
     "Dissolve",
@@ -40,7 +41,10 @@ __all__ = [
     "Ping",
     "Pong",
     "Prompt",
+    "Readiness",
+    "Ready",
     "Resync",
+    "Said",
     "SameAddress",
     "SeatStatus",
     "Seats",
@@ -58,7 +62,9 @@ __all__ = [
     "match_over_dict",
     "pong_dict",
     "prompt_dict",
+    "readiness_dict",
     "render_doc",
+    "said_dict",
     "same_address_dict",
     "schemas",
     "schemas_text",
@@ -143,9 +149,24 @@ class Dissolve(_Msg):
     agree: bool
 
 
-ClientMsg = Auth | Act | Resync | Ping | Tuoguan | Dissolve
+class Ready(_Msg):
+    """准备: this seat is ready for the next round (after a round's 结算). The round is
+    dealt when every seat is ready or the room's ``ready_seconds`` ran out."""
+
+    type: Literal["ready"]
+
+
+class Chat(_Msg):
+    """快捷语 or a reaction: a phrase id from the fixed list (0-15; server/chat.py), never
+    free text. Each seat may send 3 at once, then one every 2 s (``rate_limited``)."""
+
+    type: Literal["chat"]
+    phrase: Annotated[int, Field(ge=0, le=15)]
+
+
+ClientMsg = Auth | Act | Resync | Ping | Tuoguan | Dissolve | Ready | Chat
 ClientMessage = Annotated[ClientMsg, Field(discriminator="type")]
-CLIENT_TYPES = ("auth", "act", "resync", "ping", "tuoguan", "dissolve")
+CLIENT_TYPES = ("auth", "act", "resync", "ping", "tuoguan", "dissolve", "ready", "chat")
 
 
 try:  # orjson (extra ``server``) encodes several times faster; json is the fallback
@@ -169,6 +190,11 @@ def client_adapter() -> TypeAdapter[ClientMsg]:
 
 
 # -- server to client --------------------------------------------------------------------
+
+
+def _no_clocks() -> list[float | None]:
+    """No seat's clock shown (the default of ``clocks``)."""
+    return [None, None, None]
 
 
 class LegalAction(_Msg):
@@ -209,6 +235,27 @@ class DissolveVote(_Msg):
     outcome: Literal["dissolved", "refused", "expired"] | None = None
 
 
+class Readiness(_Msg):
+    """The wait for 准备 before round ``round`` is dealt (the last round's 结算 is open):
+    each seat's readiness (a bot or 托管 seat is ready at once), the deadline at which the
+    server readies the rest. Sent to everyone when it opens and when a seat becomes
+    ready; the next round's prompt ends it."""
+
+    type: Literal["readiness"] = "readiness"
+    round: int  # the round to deal (the 结算 open is round - 1's)
+    ready: list[bool]
+    deadline: float  # Unix time, seconds
+    remaining: float  # seconds left when the message was sent
+
+
+class Said(_Msg):
+    """Seat ``seat`` sent quick-chat phrase ``phrase``: told to everyone, spectators too."""
+
+    type: Literal["said"] = "said"
+    seat: int
+    phrase: int
+
+
 class Snapshot(_Msg):
     """The seat's view now; events numbered after ``seq`` follow.
 
@@ -218,9 +265,13 @@ class Snapshot(_Msg):
 
     ``deadline`` (Unix time, seconds) and ``remaining`` (seconds, at sending): when the
     server will answer for this seat if it has not decided (None: no decision open, no
-    time limit, or the server plays the seat). ``time_limit``: the room's per-decision
+    time limit, or the server plays the seat). ``clocks``: per seat, the deadline of each
+    seat this audience is shown to act (a claim window shows only the audience's own: who
+    else may claim is private, RULES.md §14), so every seat can draw the acting seat's
+    clock. ``time_limit``: the room's per-decision
     limit in seconds (None: none). ``seats``: every seat's status; ``dissolve``: the open
-    解散 vote, if any.
+    解散 vote, if any; ``ready``: the wait for 准备 while the last round's 结算 is open
+    (then ``round`` is that round's, and ``view`` its end).
     """
 
     type: Literal["snapshot"] = "snapshot"
@@ -235,8 +286,10 @@ class Snapshot(_Msg):
     deadline: float | None = None
     remaining: float | None = None
     time_limit: float | None = None
+    clocks: list[float | None] = Field(default_factory=_no_clocks)
     seats: list[SeatStatus] = Field(default_factory=list)
     dissolve: DissolveVote | None = None
+    ready: Readiness | None = None
 
 
 class EventMsg(_Msg):
@@ -254,7 +307,8 @@ class Prompt(_Msg):
     this seat may do now (maybe nothing). A decision that shows an audience nothing
     (another seat's private 过) sends it no prompt.
 
-    ``deadline``/``remaining`` as in the snapshot: when the server answers for this seat.
+    ``deadline``/``remaining``/``clocks`` as in the snapshot: when the server answers for
+    this seat, and for each seat this audience sees acting.
     """
 
     type: Literal["prompt"] = "prompt"
@@ -265,6 +319,7 @@ class Prompt(_Msg):
     legal: list[LegalAction]
     deadline: float | None = None
     remaining: float | None = None
+    clocks: list[float | None] = Field(default_factory=_no_clocks)
     # The seat's view: when ``legal`` is not empty, or always if the auth asked for ``views``.
     view: dict[str, Any] | None = None
 
@@ -345,7 +400,9 @@ ServerMessage = Annotated[
     | MatchOver
     | Pong
     | Seats
-    | DissolveVote,
+    | DissolveVote
+    | Readiness
+    | Said,
     Field(discriminator="type"),
 ]
 
@@ -394,12 +451,28 @@ def snapshot_dict(
     time_limit: float | None,
     seats: list[dict[str, Any]],
     dissolve: dict[str, Any] | None,
+    ready: dict[str, Any] | None = None,
+    clocks: list[float | None] | None = None,
 ) -> dict[str, Any]:
     """A :class:`Snapshot` (``rnd``: its ``round``)."""
     return {"type": "snapshot", "match_id": match_id, "seat": seat, "round": rnd,
             "step": step, "since": since, "seq": seq, "view": view, "legal": legal,
             "deadline": deadline, "remaining": remaining, "time_limit": time_limit,
-            "seats": seats, "dissolve": dissolve}  # fmt: skip
+            "clocks": clocks or [None, None, None], "seats": seats, "dissolve": dissolve,
+            "ready": ready}  # fmt: skip
+
+
+def said_dict(seat: int, phrase: int) -> dict[str, Any]:
+    """A :class:`Said` message."""
+    return {"type": "said", "seat": seat, "phrase": phrase}
+
+
+def readiness_dict(
+    rnd: int, ready: list[bool], deadline: float, remaining: float
+) -> dict[str, Any]:
+    """A :class:`Readiness` message (``rnd``: the round to deal)."""
+    return {"type": "readiness", "round": rnd, "ready": ready, "deadline": deadline,
+            "remaining": remaining}  # fmt: skip
 
 
 def event_dict(seq: int, rnd: int, event: dict[str, Any]) -> dict[str, Any]:
@@ -416,11 +489,12 @@ def prompt_dict(
     deadline: float | None,
     remaining: float | None,
     view: dict[str, Any] | None,
+    clocks: list[float | None] | None = None,
 ) -> dict[str, Any]:
     """A :class:`Prompt` (``rnd``: its ``round``)."""
     return {"type": "prompt", "round": rnd, "step": step, "since": since, "to_act": to_act,
             "legal": legal, "deadline": deadline, "remaining": remaining,
-            "view": view}  # fmt: skip
+            "clocks": clocks or [None, None, None], "view": view}  # fmt: skip
 
 
 def seats_dict(seats: list[dict[str, Any]]) -> dict[str, Any]:

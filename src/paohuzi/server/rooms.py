@@ -89,6 +89,7 @@ async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict
         "public": room.public,
         "rounds": room.rounds,
         "time_limit": room.time_limit,
+        "ready_seconds": room.ready_seconds,
         "rules": room.rules,
         # "ledger": settled onto the players' 悟性; "local": the room's own scores.
         "scoring": match.scoring if match else scoring_of(RuleSet.from_dict(room.rules)),

@@ -68,6 +68,8 @@ class RoomBody(_Body):
     rounds: Annotated[int, Field(ge=1, le=32)] = 8
     public: bool = True
     time_limit: Annotated[float, Field(ge=0.1, le=3600, allow_inf_nan=False)] | None = None
+    # Seconds to press 准备 after a round's 结算 (None: server/ready.py's default).
+    ready_seconds: Annotated[float, Field(ge=1, le=300, allow_inf_nan=False)] | None = None
     rules: dict[str, int | bool | str] = Field(default_factory=dict)
 
 

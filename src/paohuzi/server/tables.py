@@ -25,6 +25,7 @@ from ..core.match import Match
 from ..core.state import Phase, State
 from . import persist
 from .audience import Audience, collect, tell_all
+from .chat import chat_limiter, check_phrase
 from .clock import Clock, SeatInfo, now
 from .db import MatchRow
 from .driver import Driver
@@ -32,7 +33,8 @@ from .errors import ApiError
 from .limits import PlaySettings
 from .outbox import Connection, TableHandle
 from .persist import CommitHooks
-from .protocol import ack_dict, encode, match_over_dict, seats_dict, snapshot_dict
+from .protocol import ack_dict, encode, match_over_dict, said_dict, seats_dict, snapshot_dict
+from .ready import DEFAULT_READY_SECONDS, Readiness
 from .vote import Vote
 
 __all__ = ["CommitHooks", "Connection", "SeatInfo", "Table", "TableHandle"]
@@ -55,6 +57,7 @@ class Table:
         settings: PlaySettings | None = None,
         on_end: Callable[[Table], None] | None = None,
         ledger: bool = True,
+        ready_seconds: float | None = None,
     ) -> None:
         self.sessions = sessions
         # Whether rounds settle onto the accounts' 悟性 (the standard rules); if not, the
@@ -70,6 +73,11 @@ class Table:
         self.lock = asyncio.Lock()
         self.clock = Clock(seats, time_limit, self.settings.grace)
         self.vote: Vote | None = None  # the open 解散 vote
+        # The wait for 准备 while the last round's 结算 is open (None: a round is in play).
+        self.readiness: Readiness | None = None
+        self.ready_seconds = ready_seconds or DEFAULT_READY_SECONDS
+        self._ready_key: tuple[int, tuple[bool, ...]] | None = None
+        self.chat_budget = chat_limiter()
         self.dissolved = False
         self.decisions: list[tuple[int, int, int]] = []  # (round, seat, id), seq = index + 1
         self.client_ids: dict[tuple[int, str], int] = {}  # (seat, client id) -> its step
@@ -170,8 +178,82 @@ class Table:
         return True
 
     def next_time(self) -> float | None:
-        """When the driver may have work: a deadline, a grace period's end, a vote's end."""
-        return self.clock.next_time(None if self.vote is None else self.vote.deadline)
+        """When the driver may have work: a deadline, a grace period's end, a vote's end,
+        the end of the wait for 准备."""
+        ends = [x.deadline for x in (self.vote, self.readiness) if x is not None]
+        return self.clock.next_time(min(ends) if ends else None)
+
+    # -- 准备 between rounds -------------------------------------------------------------
+
+    def _auto(self) -> list[bool]:
+        """Which seats the server plays now (a bot, 托管): they are ready at once."""
+        return [self.clock.auto(s) is not None for s in range(3)]
+
+    def ready_message(self) -> dict[str, Any] | None:
+        """The ``readiness`` message while a round waits for 准备 (else None)."""
+        r = self.readiness
+        return None if r is None or self.ended else r.message(self._auto(), now())
+
+    def tell_ready(self) -> None:
+        """Send everyone the wait for 准备 if a seat's readiness changed since last sent."""
+        r = self.readiness
+        if r is None or self.ended:
+            return
+        key = (r.round, tuple(r.ready(self._auto())))
+        if key != self._ready_key:
+            self._ready_key = key
+            msg = self.ready_message()
+            assert msg is not None
+            self._tell_all(msg)
+
+    async def press_ready(self, conn: Connection) -> None:
+        """准备: the socket's seat is ready for the next round (told to everyone)."""
+        s = conn.seat
+        if s is None:
+            raise ApiError("spectator", "a spectator has no seat to ready")
+        async with self.lock:
+            if self.ended:
+                raise ApiError("match_over", "the match is over")
+            if self.readiness is None:
+                raise Readiness.not_open()
+            self.readiness = self.readiness.press(s)
+            self.tell_ready()
+            self.driver.wake.set()
+
+    async def chat(self, conn: Connection, phrase: int) -> None:
+        """快捷语: tell everyone the seat's phrase id (within its budget)."""
+        s = conn.seat
+        if s is None:
+            raise ApiError("spectator", "a spectator cannot chat")
+        check_phrase(phrase)
+        self.chat_budget.take(str(s))
+        self._tell_all(said_dict(s, phrase))
+
+    async def deal_if_ready(self) -> bool:
+        """Deal the next round if every seat is ready or the wait is over (the deal is
+        stored first); whether it dealt. The driver calls it holding ``lock``."""
+        r = self.readiness
+        if r is None or self.ended or not r.due(self._auto(), now()):
+            return False
+        await persist.store_deal(self, r.round)
+        self._start_round()
+        self._count_steps()
+        self._broadcast()
+        return True
+
+    def deal_stored(self) -> None:
+        """Deal the waiting round when rebuilding a table whose deal was stored (counted
+        as a step, as it was when it was dealt live)."""
+        self._start_round()
+        self._count_steps()
+
+    def _start_round(self) -> None:
+        """Deal the round the table waits for (its 结算 closes)."""
+        self.readiness = None
+        self._ready_key = None
+        self.match.start_round()
+        self._log_pos = 0
+        self._collect()
 
     async def attach(self, conn: Connection, since: int | None) -> None:
         """Register a seat's socket and send it the snapshot; a returning person's seat
@@ -259,6 +341,11 @@ class Table:
         """Seat ``s``'s deadline and seconds left, if its person has a decision open."""
         return self.clock.shown(s, s is not None and self._acting(s))
 
+    def _clocks(self, a: Audience) -> list[float | None]:
+        """The deadlines of the seats ``a`` is shown to act (``Snapshot.clocks``)."""
+        shown = a.shown_acting(self.state)
+        return [self._shown_clock(s)[0] if s in shown else None for s in range(3)]
+
     def snapshot(self, conn: Connection, since: int | None = None) -> None:
         """Queue (events after ``since``, then) the seat's snapshot on ``conn``."""
         a = self.audience(conn.seat)
@@ -270,6 +357,7 @@ class Table:
             self.match_id, a.seat, self.round, a.step, a.since, len(a.events), a.view_form(st),
             a.legal_form(st), deadline=deadline, remaining=remaining,
             time_limit=self.time_limit, seats=self.status(), dissolve=vote,
+            ready=self.ready_message(), clocks=self._clocks(a),
         ))  # fmt: skip
         if self.ended:
             conn.put_dict(self._over())
@@ -297,7 +385,7 @@ class Table:
         for a in self.audiences if only is None else (self.players[only],):
             conns = list(a.conns) if only is not None else a.behind()
             if conns:
-                a.tell(conns, st, self.round, self._shown_clock(a.seat), over)
+                a.tell(conns, st, self.round, self._shown_clock(a.seat), over, self._clocks(a))
 
     # -- decisions ---------------------------------------------------------------------
 
@@ -386,6 +474,8 @@ class Table:
 
     def replay(self, rnd: int, seat: int, aid: int, client_id: str | None) -> None:
         """Apply a stored decision (rebuilding the table: nothing is told or written)."""
+        if self.match.current is None:  # a decision of the next round: it was dealt
+            self.deal_stored()
         st = self.match.current
         assert st is not None
         st.apply(seat, aid)
@@ -395,15 +485,15 @@ class Table:
             self.client_ids[(seat, client_id)] = self.players[seat].step
 
     def _advance(self) -> None:
-        """After a decision: collect events; at a round's end settle it and deal the next."""
+        """After a decision: collect events; at a round's end settle it and open the wait
+        for 准备 before the next (``deal_if_ready`` deals it)."""
         self._collect()
         st = self.match.current
         if st is not None and st.result is not None:
             self.match.end_round()
             if not self.match.over:
-                self.match.start_round()
-                self._log_pos = 0
-                self._collect()
+                deadline = now() + self.ready_seconds
+                self.readiness = Readiness.open(len(self.match.finished), deadline)
         self._count_steps()
 
     @staticmethod
@@ -415,7 +505,9 @@ class Table:
         time_limit: float | None = None,
         settings: PlaySettings | None = None,
         on_end: Callable[[Table], None] | None = None,
+        ready_seconds: float | None = None,
     ) -> Table:
         """Rebuild a table by replaying its decisions in order (``persist.load``)."""
         return await persist.load(Table, sessions, row, seats, time_limit=time_limit,
-                                  settings=settings, on_end=on_end)  # fmt: skip
+                                  settings=settings, on_end=on_end,
+                                  ready_seconds=ready_seconds)  # fmt: skip

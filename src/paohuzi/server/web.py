@@ -195,6 +195,12 @@ def mount_client(app: FastAPI) -> None:
     API's routes, so the API comes first)."""
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        """The service worker, at the root so its scope is the whole app."""
+        return FileResponse(WEB_DIR / "sw.js", media_type="text/javascript",
+                            headers={"Cache-Control": "no-cache"})  # fmt: skip
+
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})

@@ -44,6 +44,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+SIDEWAYS = {"width": 844, "height": 390}  # a phone turned sideways
 DESKTOP = {"width": 1366, "height": 768}
 # Seeds (for a fresh database: the bots' seeds follow the match id) whose first round ends
 # in a win with 名堂 after a dozen clicked decisions, and one that lasts long enough to
@@ -99,7 +100,7 @@ _LOOK = """() => {
   const claim = q("button.claim.hu:enabled") || q("button.claim:enabled");
   const card = q(".hand-card.can");
   return {
-    settlement: !!q(".settlement"),
+    settlement: !!q(".settlement .btn.primary:enabled"),
     overlay: !!q(".overlay"),
     claim: claim ? claim.dataset.action : null,
     claimText: claim ? claim.dataset.text : null,
@@ -116,8 +117,8 @@ def step(page: Any, *, settle: bool = True) -> str | None:
     (tapped once to pick it, once more to discard). ``settle``: close a 结算 sheet.
     """
     look = page.evaluate(_LOOK)
-    if look["settlement"] and settle:
-        page.locator(".settlement .btn.primary").click(timeout=2000)
+    if look["settlement"] and settle:  # 准备 (once: then it waits for the others)
+        page.locator(".settlement .btn.primary:enabled").click(timeout=2000)
         return "continue"
     if look["overlay"]:
         return None

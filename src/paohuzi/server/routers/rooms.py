@@ -35,6 +35,7 @@ async def create_room(body: RoomBody, me: Me, db: Db, request: Request, srv: Srv
         rules=rules.to_dict(),
         status="open",
         time_limit=body.time_limit,
+        ready_seconds=body.ready_seconds,
         invite_key=None if body.public else secrets.token_urlsafe(16),
     )
     db.add(room)

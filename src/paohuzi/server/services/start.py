@@ -88,6 +88,7 @@ async def start_match(
         settings=hub.settings,
         on_end=hub.release,
         ledger=row.scoring == "ledger",
+        ready_seconds=room.ready_seconds,
     )
     for conn in hub.waiting.pop(room.code, []):
         if not conn.spectator:

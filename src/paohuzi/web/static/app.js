@@ -25,11 +25,15 @@ const S = {
   hint: null,
   settlement: null, // a finished round's 结算 shown over the table
   settlementQueue: [],
+  asked: new Set(), // the rounds whose 结算 was fetched (live, or after a reload)
+  said: [], // the last quick-chat phrases: [{seat, phrase, at}]
+  chatOpen: false,
   fetching: 0,
   summaryShown: false,
   ledger: null,
   flashKey: 0,
 };
+let sound = null; // sound.js, loaded after the first screen
 let scheduled = false;
 export function rerender() {
   if (scheduled) return;
@@ -75,13 +79,26 @@ function leaveGameUnlessNeeded() {
     S.log = [];
     S.settlement = null;
     S.settlementQueue = [];
+    S.asked = new Set();
+    S.said = [];
     S.summaryShown = false;
     S.hint = null;
   }
 }
 
 function names() {
-  return S.room ? S.room.seats.map((s) => (s ? s.nickname : null)) : [null, null, null];
+  return S.room ? S.room.seats.map((s, i) => (s ? seatName(s, i) : null)) : [null, null, null];
+}
+
+/** A seat's name: its nickname, or for a bot a Chinese name saying its level and seat. */
+export function seatName(s, i) {
+  return s.bot ? t("bot_name", { level: botLevel(s.bot), n: i + 1 }) : s.nickname;
+}
+
+/** A bot kind's level in words (入门, 普通, 高手, 大师). */
+export function botLevel(kind) {
+  const key = `bot_${kind}`;
+  return t(key) === key ? t("bot_other") : t(key);
 }
 
 function startGame(code, spectate, invite) {
@@ -92,6 +109,8 @@ function startGame(code, spectate, invite) {
     token: session.token,
     spectate,
     onChange: (g) => {
+      // A reload during a 结算: the snapshot's wait for 准备 names the round to show again.
+      if (g.ready && !S.asked.has(g.ready.round - 1)) queueSettlement(g.ready.round - 1);
       if (g.snapshot && S.hintOn && (!S.hint || S.hint.step !== g.snapshot.step)) fetchHint();
       rerender();
     },
@@ -102,11 +121,20 @@ function startGame(code, spectate, invite) {
       if (S.log.length > 50) S.log.splice(0, S.log.length - 50);
       if (live && (m.event.kind === "draw" || m.event.kind === "discard")) S.flashKey = m.seq;
       if (live && m.event.kind === "settle") queueSettlement(m.round);
+      if (live && sound) S.lastSound = sound.play(m.event.kind) || S.lastSound;
       if (live) S.selected = null;
     },
     onError: (m) => toast(errorWords(m.code, m.reason)),
+    onSaid: (m) => {
+      const at = Date.now();
+      S.said = [...S.said.slice(-2), { ...m, at }];
+      rerender();
+      setTimeout(() => { S.said = S.said.filter((x) => x.at !== at); rerender(); }, 4000);
+    },
     onVote: (m) => {
-      if (m.outcome === "refused") toast(t("dissolve_refused"), "info");
+      const no = m.votes.indexOf(false);
+      if (m.outcome === "refused" && no >= 0) toast(t("dissolve_refused_by", { who: seatWord(no, seatOf(), names()) }), "info");
+      else if (m.outcome === "refused") toast(t("dissolve_refused"), "info");
       if (m.outcome === "expired") toast(t("dissolve_expired"), "info");
     },
   });
@@ -121,7 +149,8 @@ function seatOf() {
 
 async function queueSettlement(round) {
   const mid = S.game && S.game.snapshot && S.game.snapshot.match_id;
-  if (mid === undefined || mid === null) return;
+  if (mid === undefined || mid === null || S.asked.has(round)) return;
+  S.asked.add(round);
   S.fetching += 1; // the summary waits for the last 结算
   try {
     const r = await api("GET", `/matches/${mid}/rounds/${round}`);
@@ -192,8 +221,23 @@ function toggleHint() {
 }
 
 function nextSettlement() {
+  const g = S.game;
+  const r = S.settlement;
+  // While the next round waits: the button is 准备 (the sheet closes when it is dealt).
+  if (g && r && g.ready && g.ready.round === r.round + 1) {
+    if (!g.spectate && g.pressed !== g.ready.round) g.readyUp();
+    return;
+  }
   S.settlement = S.settlementQueue.shift() || null;
   rerender();
+}
+
+/** A 结算 whose next round has been dealt closes by itself (everyone was ready). */
+function closeDealtSettlement() {
+  const g = S.game;
+  const r = S.settlement;
+  if (!g || !r || !g.snapshot || g.over) return;
+  if (!g.ready && g.snapshot.round > r.round) S.settlement = S.settlementQueue.shift() || null;
 }
 
 // ---------------------------------------------------------------- screens
@@ -233,9 +277,12 @@ function Login() {
           class=${`tab ${tab === k ? "on" : ""}`} onClick=${() => setTab(k)}>${t(k)}</button>`)}
     </div>
     <form class="card-form" onSubmit=${submit}>
-      ${tab !== "login" && html`<label>${t("nickname")}<input name="nickname" maxlength="64" autocomplete="nickname" required=${tab === "guest"} /></label>`}
+      ${tab !== "login" && html`<label>${t("nickname")}<input name="nickname" maxlength="32" autocomplete="nickname" required=${tab === "guest"} /></label>`}
       ${tab !== "guest" && html`<label>${t("username")}<input name="username" maxlength="64" autocomplete="username" required /></label>
-        <label>${t("password")}<input name="password" type="password" maxlength="200" autocomplete=${tab === "login" ? "current-password" : "new-password"} required /></label>`}
+        <label>${t("password")}<input name="password" type="password" maxlength="128"
+          minlength=${tab === "register" ? 8 : null} aria-describedby=${tab === "register" ? "pw-rule" : null}
+          autocomplete=${tab === "login" ? "current-password" : "new-password"} required /></label>
+        ${tab === "register" && html`<p class="muted" id="pw-rule" data-password-rule>${t("password_rule")}</p>`}`}
       <button class="btn primary" type="submit" disabled=${busy}>${tab === "guest" ? t("play_as_guest") : t(tab)}</button>
     </form>
   </main>`;
@@ -321,8 +368,8 @@ function WaitingRoom({ room, invite }) {
     <div class="invite"><span>${t("invite")}</span><input readonly value=${link} aria-label=${t("invite")} />
       <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(link).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
     <ol class="seats">${room.seats.map((s, i) => html`<li class="seat-row" data-seat=${i}>
-      <span class="seat-no">${t("seat_n", { n: i })}</span>
-      ${s ? html`<span class="grow">${s.nickname}${s.bot ? ` (${t("bot")})` : ""}${s.account_id === room.host_id ? ` · ${t("host")}` : ""}</span>`
+      <span class="seat-no">${t("seat_n", { n: i + 1 })}</span>
+      ${s ? html`<span class="grow">${seatName(s, i)}${s.account_id === room.host_id ? ` · ${t("host")}` : ""}</span>`
         : html`<span class="grow muted">${t("empty_seat")}</span>
           ${!seated && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/join`, { seat: i, key: invite })}>${t("take_seat")}</button>`}
           ${host && html`<button class="btn ghost" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: i, bot: "heuristic" })}>${t("add_bot")}</button>`}`}
@@ -333,11 +380,25 @@ function WaitingRoom({ room, invite }) {
       ${seated && html`<button class="btn ghost" onClick=${async () => { await call("POST", `/rooms/${room.code}/leave`); go("/"); }}>${t("leave")}</button>`}
       ${!seated && html`<a class="btn ghost" href=${`#/watch/${room.code}${withKey(invite)}`}>${t("watch")}</a>`}
     </div>
+    ${!seated && full && html`<p class="verdict" data-full>${t("room_full")}</p>`}
     ${seated && !host && html`<p class="muted">${t("waiting_start")}</p>`}
   </main>`;
 }
 
+/** Who is ready for the next round, and the time left before the server readies the rest. */
+function ReadyLine({ ready, me, nm }) {
+  return html`<div class="ready-line" role="status" data-ready=${ready.ready.filter(Boolean).length}>
+    ${ready.ready.map((ok, s) => html`<span class=${`ready-seat ${ok ? "ok" : ""}`} data-seat=${s}>
+      ${seatWord(s, me, nm)} ${ok ? t("is_ready") : t("not_ready")}</span>`)}
+    <${Countdown} deadline=${ready.until} />
+  </div>`;
+}
+
 function Settlement({ r, me, nm, onNext, final }) {
+  const g = S.game;
+  const wait = g && g.ready && g.ready.round === r.round + 1 ? g.ready : null;
+  const pressed = !!wait && (g.spectate || g.pressed === wait.round || (me !== null && wait.ready[me]));
+  const label = final ? t("match_over") : wait ? (pressed ? t("waiting_ready") : t("ready")) : t("next_round");
   const w = r.win;
   const how = w && w.how ? `（${w.how}）` : "";
   return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("settlement")}>
@@ -360,7 +421,8 @@ function Settlement({ r, me, nm, onNext, final }) {
           <span class="reveal-groups">${r.tables[s].map((g) => html`<${Group} text=${g} />`)}</span>
           <span>${glyphs(r.hands[s]).map((g) => html`<${Card} g=${g} size="mini" />`)}</span></div>`)}
       </details>
-      <button class="btn primary" onClick=${onNext} autofocus>${final ? t("match_over") : t("next_round")}</button>
+      ${wait && html`<${ReadyLine} ready=${wait} me=${me} nm=${nm} />`}
+      <button class="btn primary" data-ready-button onClick=${onNext} disabled=${pressed} autofocus>${label}</button>
     </div>
   </div>`;
 }
@@ -380,15 +442,42 @@ function Vote({ d, me, nm, onVote }) {
   </div>`;
 }
 
+/** The match summary: every round's changes, the totals, 大赢家, a share link to the
+ * replay and 再来一局 (the same seats, a new match once all agree). */
 function Summary({ over, me, nm }) {
+  const [rounds, setRounds] = useState(null);
+  const [again, setAgain] = useState(null);
+  useEffect(() => {
+    // The top bar's 悟性 moved with the match: ask for it again.
+    if (session.token) api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(() => {});
+    const n = S.room ? S.room.rounds : 0;
+    Promise.all(Array.from({ length: n }, (_, i) => api("GET", `/matches/${over.match_id}/rounds/${i}`).catch(() => null)))
+      .then((rs) => setRounds(rs.filter(Boolean)));
+  }, [over.match_id]);
+  const best = Math.max(...over.totals);
+  const share = `${location.origin}${location.pathname}#/replay/${over.match_id}`;
+  const playAgain = async () => {
+    try {
+      const r = await api("POST", `/rooms/${S.game.code}/again`);
+      setAgain(r);
+      go(`/room/${r.code}`);
+    } catch (e) { showError(e); }
+  };
   return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("match_over")}>
     <div class="sheet summary">
       <h2>${t("match_over")}</h2>
       ${over.dissolved && html`<p class="verdict">${t("dissolved")}</p>`}
-      <table class="deltas"><thead><tr><th></th><th>${t("total")}</th><th>${t("balance")}</th></tr></thead>
-        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}</th>
-          <td class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table>
+      <table class="deltas"><thead><tr><th></th>
+          ${(rounds || []).map((r) => html`<th data-round-col=${r.round}>${t("round_short", { i: r.round + 1 })}</th>`)}
+          <th>${t("total")}</th><th>${t("balance")}</th></tr></thead>
+        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}
+            ${best > 0 && over.totals[s] === best && html` <span class="badge winner" data-big-winner>${t("big_winner")}</span>`}</th>
+          ${(rounds || []).map((r) => html`<td class=${r.deltas[s] > 0 ? "plus" : r.deltas[s] < 0 ? "minus" : ""}>${r.deltas[s] > 0 ? "+" : ""}${r.deltas[s]}</td>`)}
+          <td data-total class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table>
+      <div class="invite"><span>${t("share_replay")}</span><input readonly value=${share} aria-label=${t("share_replay")} data-share />
+        <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(share).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
       <div class="actions">
+        ${me !== null && me !== undefined && html`<button class="btn" data-again disabled=${!!again} onClick=${playAgain}>${t("play_again")}</button>`}
         <a class="btn" href=${`#/replay/${over.match_id}`}>${t("replay")}</a>
         <a class="btn primary" href="#/">${t("to_lobby")}</a>
       </div>
@@ -416,14 +505,30 @@ function TableScreen({ spectate }) {
         ${mine && mine.tuoguan ? t("tuoguan_off") : t("tuoguan")}</button>`}
     ${!spectate && g.seats && !g.over && html`<button class="btn small" data-dissolve disabled=${!!g.dissolve}
         onClick=${() => g.vote(true)}>${t("dissolve")}</button>`}
+    ${sound && html`<button class="btn small" data-mute aria-pressed=${sound.settings.muted ? "true" : "false"}
+        aria-label=${sound.settings.muted ? t("sound_on") : t("sound_off")}
+        onClick=${() => { sound.settings.muted = !sound.settings.muted; rerender(); }}>${sound.settings.muted ? t("sound_word_off") : t("sound_word_on")}</button>
+      <input type="range" class="volume" min="0" max="1" step="0.1" value=${sound.settings.volume} data-volume
+        aria-label=${t("volume")} onInput=${(e) => { sound.settings.volume = e.target.value; }} />`}
+    ${!spectate && html`<button class=${`btn small ${S.chatOpen ? "on" : ""}`} data-chat aria-expanded=${S.chatOpen ? "true" : "false"}
+        onClick=${() => { S.chatOpen = !S.chatOpen; rerender(); }}>${t("chat")}</button>`}
   </div>`;
+  const chat = S.chatOpen && html`<div class="chat-panel" role="menu" aria-label=${t("chat")}>
+    ${Array.from({ length: 16 }, (_, i) => html`<button class="btn small" role="menuitem" data-phrase=${i}
+        onClick=${() => { g.say(i); S.chatOpen = false; rerender(); }}>${t(`phrase_${i}`)}</button>`)}</div>`;
+  const bubbles = S.said.length > 0 && html`<ul class="said" aria-live="polite">${S.said.map((m) => html`<li key=${m.at} data-said=${m.seat}>
+      <b>${seatWord(m.seat, me, nm)}</b>：${t(`phrase_${m.phrase}`)}</li>`)}</ul>`;
+  closeDealtSettlement();
   const showSummary = g.over && !S.settlement && !S.fetching;
   return html`<main class="screen play">
     ${!g.connected && !g.over && html`<div class="banner" role="alert">${t("disconnected")}</div>`}
     <${Table} v=${snap.view} me=${me} names=${nm} legal=${snap.legal} onAct=${spectate ? null : act}
       pending=${g.busy} log=${S.log} hint=${S.hint} showHint=${S.hintOn && !spectate}
       selected=${S.selected} onSelect=${(s) => { S.selected = s; rerender(); }} flashKey=${S.flashKey}
-      maxCols=${maxCols} header=${header} seats=${g.seats} deadline=${g.deadline} />
+      maxCols=${maxCols} header=${header} seats=${g.seats} deadline=${g.deadline}
+      clocks=${S.settlement ? [null, null, null] : g.clocks} timeLimit=${snap.time_limit} />
+    ${chat}
+    ${bubbles}
     ${g.dissolve && !g.over && html`<${Vote} d=${g.dissolve} me=${me} nm=${nm} onVote=${(a) => g.vote(a)} />`}
     ${S.settlement && html`<${Settlement} r=${S.settlement} me=${me} nm=${nm} onNext=${nextSettlement} final=${!!g.over && !S.settlementQueue.length} />`}
     ${showSummary && html`<${Summary} over=${g.over} me=${me} nm=${nm} />`}
@@ -440,7 +545,11 @@ function RoomScreen({ code, spectate, invite }) {
         S.room = await api("GET", `/rooms/${code}${invite ? `?key=${encodeURIComponent(invite)}` : ""}`);
         setErr(null);
         rerender();
-      } catch (e) { setErr(e); }
+      } catch (e) {
+        setErr(e);
+        // No such room (or no key): asking again will not change the answer.
+        if (e instanceof ApiError && e.status >= 400 && e.status < 500) return;
+      }
       if (!stop && (!S.room || S.room.status === "open")) setTimeout(poll, 1500);
     };
     poll();
@@ -470,10 +579,19 @@ function Replay({ id }) {
   const [rnd, setRnd] = useState(0);
   const [data, setData] = useState(null);
   const [step, setStep] = useState(0);
+  const [err, setErr] = useState(null);
+  const [speed, setSpeed] = useState(0); // autoplay: steps a second (0: paused)
   useEffect(() => {
     api("GET", `/matches/${id}/replay/${rnd}${seat === null ? "" : `?seat=${seat}`}`)
-      .then((d) => { setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); }).catch(showError);
+      .then((d) => { setErr(null); setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); })
+      .catch((e) => setErr(e));
   }, [id, rnd, seat]);
+  useEffect(() => {
+    if (!speed || !data) return undefined;
+    const n = data.steps.length - 1;
+    const timer = setInterval(() => setStep((s) => (s >= n ? s : s + 1)), 1000 / speed);
+    return () => clearInterval(timer);
+  }, [speed, data]);
   useEffect(() => {
     const key = (e) => {
       if (!data || e.target.closest("input, select")) return;
@@ -486,6 +604,10 @@ function Replay({ id }) {
     document.addEventListener("keydown", key);
     return () => document.removeEventListener("keydown", key);
   }, [data]);
+  if (err) {
+    return html`<main class="screen"><p class="error" role="alert" data-replay-error>${errorWords(err.code, err.reason)}</p>
+      <a class="btn" href="#/">${t("to_lobby")}</a></main>`;
+  }
   if (!data) return html`<main class="screen"><p>${t("loading")}</p></main>`;
   const n = data.steps.length - 1;
   const st = data.steps[Math.min(step, n)];
@@ -495,6 +617,7 @@ function Replay({ id }) {
     if (text) log.push({ seq: i * 100 + j, text });
   }));
   const header = html`<div class="replay-bar">
+    <a class="btn small" href="#/" data-back aria-label=${t("to_lobby")}>‹ ${t("lobby")}</a>
     <label>${t("round_sel")} <select aria-label=${t("round_sel")} onChange=${(e) => { setRnd(Number(e.target.value)); setStep(0); }}>
       ${Array.from({ length: data.rounds }, (_, i) => html`<option value=${i} selected=${i === rnd}>${i + 1}</option>`)}</select></label>
     <label>${t("view_as")} <select aria-label=${t("view_as")} onChange=${(e) => setSeat(e.target.value === "" ? null : Number(e.target.value))}>
@@ -507,6 +630,9 @@ function Replay({ id }) {
       <input type="range" min="0" max=${n} value=${step} aria-label=${t("step", { i: step, n })} onInput=${(e) => setStep(Number(e.target.value))} />
       <button class="btn small" aria-label=${t("next")} onClick=${() => setStep(Math.min(n, step + 1))}>›</button>
       <button class="btn small" aria-label=${t("last")} onClick=${() => setStep(n)}>»</button>
+      <label class="speed">${t("autoplay")} <select aria-label=${t("autoplay")} data-speed
+          onChange=${(e) => setSpeed(Number(e.target.value))}>
+        ${[0, 1, 2, 4].map((x) => html`<option value=${x} selected=${speed === x}>${x ? `${x}×` : t("paused")}</option>`)}</select></label>
     </div>
   </div>`;
   return html`<main class="screen play replay">
@@ -571,3 +697,10 @@ window.addEventListener("resize", rerender);
 render(html`<${App} />`, document.getElementById("app"));
 requestAnimationFrame(() => performance.mark("phz-first-screen")); // the first screen is drawn
 window.__phz = S; // for tests and the curious
+// Sounds after the first screen: the module now, each file on its first use.
+requestAnimationFrame(() => setTimeout(() => import("./sound.js").then((m) => { sound = m; rerender(); }), 0));
+// Installable: the service worker caches the static files (the live state still comes from
+// the server); registered after the first screen.
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  window.addEventListener("load", () => navigator.serviceWorker.register("/sw.js").catch(() => {}));
+}

@@ -9,11 +9,14 @@ export class Game {
    * ``onChange(game)`` after anything changed; ``onEvent(msg, live)`` for each event
    * (``live`` false while catching up after a (re)connect).
    */
-  constructor({ code, invite = null, token, spectate = false, onChange, onEvent, onError, onVote }) {
-    Object.assign(this, { code, invite, token, spectate, onChange, onEvent, onError, onVote });
+  constructor({ code, invite = null, token, spectate = false, onChange, onEvent, onError, onVote, onSaid }) {
+    Object.assign(this, { code, invite, token, spectate, onChange, onEvent, onError, onVote, onSaid });
     this.seats = null; // [{seat, bot, connected, tuoguan, reason}]
     this.dissolve = null; // the open 解散 vote
     this.deadline = null;
+    this.clocks = [null, null, null]; // each seat's deadline (this machine's ms) as shown to us
+    this.skew = 0; // this machine's clock less the server's, seconds
+    this.ready = null; // the wait for 准备 between rounds (readiness), with ``until``
     this.seq = 0; // events received, numbered 1, 2, …
     this.events = []; // [{seq, round, event}]
     this.snapshot = null; // the last snapshot message (its view is the table)
@@ -93,6 +96,7 @@ export class Game {
         if (m.seats) this.seats = m.seats;
         this.dissolve = m.dissolve ? { ...m.dissolve, until: Date.now() + m.dissolve.remaining * 1000 } : null;
         this.clock(m);
+        this.readiness(m.ready || null);
         this.snapshot = m;
         this.prompt = m;
         this.synced = true;
@@ -103,6 +107,7 @@ export class Game {
       case "prompt":
         this.lastPrompt = m;
         this.clock(m);
+        if (this.ready && m.round >= this.ready.round) this.ready = null; // dealt
         // The auth asked for ``views``: the prompt carries the table after the decision. A
         // prompt without one (an older server) or one that outran a resync asks for a snapshot.
         if (m.view && this.snapshot && this.synced && !this.resyncing) this.adopt(m);
@@ -128,6 +133,12 @@ export class Game {
       case "seats":
         this.seats = m.seats;
         break;
+      case "readiness":
+        this.readiness(m);
+        break;
+      case "said":
+        this.onSaid && this.onSaid(m);
+        break;
       case "dissolve_vote":
         this.dissolve = m.outcome ? null : { ...m, until: Date.now() + m.remaining * 1000 };
         this.onVote && this.onVote(m);
@@ -151,6 +162,24 @@ export class Game {
   clock(m) {
     if (m.remaining === undefined) return;
     this.deadline = m.remaining === null ? null : Date.now() + m.remaining * 1000;
+    if (m.deadline !== null && m.deadline !== undefined) this.skew = Date.now() / 1000 - (m.deadline - m.remaining);
+    if (m.clocks) this.clocks = m.clocks.map((d) => (d === null ? null : (d + this.skew) * 1000));
+  }
+
+  /** The wait for 准备 (a readiness message or a snapshot's ``ready``; null: none). */
+  readiness(m) {
+    this.ready = m ? { ...m, until: Date.now() + m.remaining * 1000 } : null;
+  }
+
+  /** 快捷语: say phrase ``id`` (0-15) to the table. */
+  say(id) { this.send({ type: "chat", phrase: id }); }
+
+  /** 准备: ready for the next round. */
+  readyUp() {
+    if (!this.ready || this.spectate) return;
+    this.send({ type: "ready" });
+    this.pressed = this.ready.round;
+    this.onChange(this);
   }
 
   /** 托管 on or off for this seat. */

@@ -24,8 +24,24 @@ const WORDS = {
   public: ["公开", "Public"],
   fill_bots: ["空位加机器人", "Fill empty seats with bots"],
   bot_kind: ["机器人", "Bot"],
-  heuristic: ["启发式", "heuristic"],
-  random: ["随机", "random"],
+  heuristic: ["普通", "Normal"],
+  random: ["入门", "Beginner"],
+  // bots: a Chinese name that says the level (入门 普通 高手 大师) and the seat
+  bot_name: ["{level}机器人{n}号", "{level} bot {n}"],
+  bot_random: ["入门", "Beginner"],
+  bot_heuristic: ["普通", "Normal"],
+  bot_search: ["高手", "Expert"],
+  bot_learned: ["大师", "Master"],
+  bot_guided: ["大师", "Master"],
+  bot_other: ["电脑", "Computer"],
+  room_full: ["已满：可以观战", "Full: you may watch"],
+  password_rule: ["密码至少 8 个字符", "A password has at least 8 characters"],
+  autoplay: ["自动播放", "Autoplay"],
+  paused: ["暂停", "paused"],
+  ready: ["准备", "Ready"],
+  waiting_ready: ["已准备，等待其他玩家…", "Ready: waiting for the others…"],
+  is_ready: ["已准备", "ready"],
+  not_ready: ["未准备", "not ready"],
   time_limit: ["每步限时（秒）", "Time per decision (s)"],
   create: ["创建", "Create"],
   join_by_code: ["输入房间号加入", "Join by code"],
@@ -77,7 +93,7 @@ const WORDS = {
   huxi: ["胡息", "huxi"],
   score_pts: ["分", "pts"],
   zimo: ["自摸", "self-drawn"],
-  pile: ["牌堆", "Pile"],
+  pile: ["出牌", "Discards"],
   table_groups: ["桌面", "Table"],
   last_moves: ["最近", "Last moves"],
   spectating: ["观战中", "Watching"],
@@ -98,9 +114,57 @@ const WORDS = {
   vote_yes: ["同意", "agrees"],
   vote_no: ["拒绝", "refuses"],
   dissolve_refused: ["有人拒绝，解散取消", "Refused: the match goes on"],
+  dissolve_refused_by: ["{who} 拒绝解散，继续打", "{who} refused: the match goes on"],
+  chat: ["快捷语", "Chat"],
+  sound_on: ["打开声音", "Sound on"],
+  sound_off: ["静音", "Mute"],
+  sound_word_on: ["声音", "Sound"],
+  sound_word_off: ["已静音", "Muted"],
+  volume: ["音量", "Volume"],
+  phrase_0: ["快点吧，等得花都谢了", "Hurry up, please"],
+  phrase_1: ["你好，很高兴认识你", "Hello, nice to meet you"],
+  phrase_2: ["这牌打得真好", "Well played"],
+  phrase_3: ["不好意思，网络不好", "Sorry, bad connection"],
+  phrase_4: ["再来一局吧", "One more match?"],
+  phrase_5: ["手气真差", "Bad luck today"],
+  phrase_6: ["别走，决战到天亮", "Don't go, let's play on"],
+  phrase_7: ["我要胡了", "I'm about to win"],
+  phrase_8: ["谢谢", "Thanks"],
+  phrase_9: ["再见", "Bye"],
+  phrase_10: ["点赞！", "Nice!"],
+  phrase_11: ["哈哈哈", "Haha"],
+  phrase_12: ["呜呜呜", "Boo-hoo"],
+  phrase_13: ["气死我了", "Argh!"],
+  phrase_14: ["送你一朵花", "A flower for you"],
+  phrase_15: ["鼓掌鼓掌", "Bravo"],
   dissolve_expired: ["投票超时，解散取消", "Vote timed out: the match goes on"],
   no_limit: ["不限时", "no limit"],
   err_no_vote: ["没有进行中的解散投票", "No dissolve vote is open"],
+  err_not_waiting: ["现在不用准备", "No round is waiting for Ready"],
+  err_already_authenticated: ["已经登录过了", "Already signed in on this connection"],
+  err_bad_action: ["看不懂这步", "That move could not be read"],
+  err_bad_bot: ["没有这种机器人", "No such bot"],
+  err_bad_json: ["请求格式不对", "The request is not valid JSON"],
+  err_bad_message: ["消息格式不对", "The message is not valid"],
+  err_bad_method: ["不支持这种请求", "Method not allowed"],
+  err_bad_nickname: ["昵称要 1 到 32 个可打印字符", "A nickname has 1-32 printable characters"],
+  err_bad_password: ["密码要 8 到 128 个字符", "A password has 8-128 characters"],
+  err_bad_request: ["请求内容不对", "The request is not valid"],
+  err_bad_rules: ["规则设置不允许", "Those rules are not allowed"],
+  err_bad_username: ["用户名不合要求", "That username is not allowed"],
+  err_busy: ["服务器忙，请再试一次", "The server is busy; try again"],
+  err_http_error: ["请求失败", "The request failed"],
+  err_left: ["你已离开房间", "You left the room"],
+  err_moved: ["牌桌换了服务器，正在重连", "The table moved; reconnecting"],
+  err_no_match: ["没有这场对局", "No such match"],
+  err_no_round: ["没有这一局", "No such round"],
+  err_not_finished: ["这场还没结束", "The match is not over yet"],
+  err_not_found: ["找不到", "Not found"],
+  err_not_started: ["还没开始", "Not started yet"],
+  err_spectator: ["观战时不能操作", "A spectator cannot do that"],
+  err_too_large: ["内容太长了", "Too large"],
+  err_too_many_rooms: ["你开的房间太多了", "You host too many open rooms"],
+  err_unknown_type: ["不认识的消息", "Unknown message type"],
   err_already_voted: ["你已经投过票了", "You have already voted"],
   err_rate_limited_ws: ["操作太快了", "Too many messages"],
   // claims
@@ -148,6 +212,11 @@ const WORDS = {
   total: ["合计", "Total"],
   to_lobby: ["回到大厅", "Back to the lobby"],
   replay: ["回放", "Replay"],
+  round_short: ["第{i}局", "R{i}"],
+  big_winner: ["大赢家", "Big winner"],
+  share_replay: ["分享回放", "Share the replay"],
+  play_again: ["再来一局", "Play again"],
+  err_http: ["请求失败", "The request failed"],
   // replay
   replay_of: ["回放：第 {id} 场", "Replay: match {id}"],
   view_as: ["视角", "View as"],
@@ -210,9 +279,15 @@ export function t(key, vars = {}) {
   return s;
 }
 
-/** A server error in words: the known codes translated, the server's reason kept. */
+/** A server error in words: the code translated. The server's reason (English) is kept
+ * on the English page only, so a Chinese page never shows an English sentence. */
 export function errorWords(code, reason) {
   const k = `err_${code}`;
   const head = WORDS[k] ? t(k) : t("err_unknown");
-  return reason && !WORDS[k] ? `${head}: ${reason}` : reason ? `${head}（${reason}）` : head;
+  if (current !== "en" || !reason) return head;
+  return WORDS[k] ? `${head} (${reason})` : `${head}: ${reason}`;
 }
+
+/** Every word key (for the tests: each error code has its words in both languages). */
+export const wordKeys = () => Object.keys(WORDS);
+export const wordsOf = (key) => WORDS[key] || null;

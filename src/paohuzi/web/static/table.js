@@ -1,15 +1,59 @@
 // The table: every seat's groups, piles and hand sizes, the card on offer, the hand in
 // columns, the claim bar and the 听牌 hint. Used live and by the replay viewer.
 import { html, useEffect, useState } from "./vendor/htm-preact-standalone.js";
-import { Card, Group, cardName, glyphs, handColumns } from "./cards.js";
+import { Card, Group, cardName, faceIndex, glyphs, handColumns } from "./cards.js";
 import { t } from "./i18n.js";
 
-/** Seats as a player calls them: 你, 下家 (plays after you), 上家 (plays before you). */
+/** Seats as a player calls them: 你, 下家 (plays after you), 上家 (plays before you);
+ * without a name, numbered from 1. */
 export function seatWord(seat, me, names) {
-  const nick = names && names[seat] ? names[seat] : t("seat_n", { n: seat });
+  const nick = names && names[seat] ? names[seat] : t("seat_n", { n: seat + 1 });
   if (me === null || me === undefined) return nick;
   const rel = (seat - me + 3) % 3;
   return rel === 0 ? t("you") : `${rel === 1 ? t("xiajia") : t("shangjia")} ${nick}`;
+}
+
+// 胡息 by group kind, [small, big] (RULES.md §2); 吃/比 score only as 一二三 or 二七十.
+const HUXI = { 提: [9, 12], 跑: [6, 9], 偎: [3, 6], 臭偎: [3, 6], 坎: [3, 6], 碰: [1, 3] };
+const SCORING = ["1,2,3", "2,7,10"];
+
+/** 胡息 of one table group ("碰:五五五"); null when its faces are hidden from us. */
+export function groupHuxi(text) {
+  const [kind, faces] = text.split(":");
+  const fs = glyphs(faces).map(faceIndex);
+  if (fs.some((f) => f < 0)) return null;
+  const big = fs.length > 0 && fs.every((f) => f >= 10);
+  if (HUXI[kind]) return HUXI[kind][big ? 1 : 0];
+  const sizes = new Set(fs.map((f) => f >= 10));
+  const nums = fs.map((f) => (f % 10) + 1).sort((a, b) => a - b).join(",");
+  return sizes.size === 1 && SCORING.includes(nums) ? (big ? 6 : 3) : 0;
+}
+
+/** A seat's public 胡息: its table groups' sum, and whether some are face down to us. */
+export function publicHuxi(groups) {
+  let sum = 0;
+  let hidden = false;
+  for (const g of groups) {
+    const h = groupHuxi(g);
+    if (h === null) hidden = true; else sum += h;
+  }
+  return { sum, hidden };
+}
+
+/** A seat's clock as a bar draining to its deadline, with the seconds (every seat sees it). */
+export function SeatClock({ deadline, total }) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => tick((n) => n + 1), 250);
+    return () => clearInterval(id);
+  }, [deadline]);
+  const left = Math.max(0, (deadline - Date.now()) / 1000);
+  const s = Math.ceil(left);
+  const frac = total ? Math.min(1, left / total) : 1;
+  return html`<span class=${`seat-clock ${s <= 5 ? "urgent" : ""}`} data-clock=${s} role="timer"
+      aria-label=${t("seconds_left", { s })}>
+    <span class="clock-bar"><span style=${`width: ${(frac * 100).toFixed(1)}%`}></span></span>
+    <span class="clock-s">${s}</span></span>`;
 }
 
 /** An event in words ("上家 打出 五"); null for events not worth a line. */
@@ -44,13 +88,14 @@ export function Countdown({ deadline }) {
   return html`<span class=${`countdown ${s <= 5 ? "urgent" : ""}`} data-countdown=${s}>${t("seconds_left", { s })}</span>`;
 }
 
-function SeatPanel({ v, seat, me, names, pos, turn, hideHand, status }) {
+function SeatPanel({ v, seat, me, names, pos, turn, hideHand, status, clock, total }) {
   const groups = v.tables[seat] || [];
   const pile = glyphs(v.piles[seat]);
   const dealer = v.dealer === seat;
   const dead = v.dead && v.dead[seat];
   const handCount = v.hand_sizes[seat];
   const handShown = v.hands[seat] && (hideHand ? false : seat !== me || v.phase === "over");
+  const hx = publicHuxi(groups);
   return html`<section class=${`seat-panel ${pos} ${turn ? "turn" : ""}`} data-seat=${seat}
       aria-label=${seatWord(seat, me, names)}>
     <header class="seat-head">
@@ -59,13 +104,16 @@ function SeatPanel({ v, seat, me, names, pos, turn, hideHand, status }) {
       ${dead && html`<span class="badge dead">${t("dead")}</span>`}
       ${status && status.tuoguan && html`<span class="badge tuoguan">${t("tuoguan")}</span>`}
       ${status && !status.bot && !status.connected && html`<span class="badge dead">${t("offline")}</span>`}
+      <span class="seat-huxi" data-huxi=${hx.sum}>${t("huxi")} <b>${hx.sum}${hx.hidden ? "+" : ""}</b></span>
+      <span class="seat-count" data-hand-count=${handCount}>${t("cards_in_hand", { n: handCount })}</span>
       <span class="seat-balance" aria-label=${`${t("balance")} ${v.balances[seat]}`}>${t("balance")} ${v.balances[seat]}</span>
-      ${seat !== me && html`<span class="seat-count" data-hand-count=${handCount}>${t("cards_in_hand", { n: handCount })}</span>`}
+      ${clock && html`<${SeatClock} deadline=${clock} total=${total} />`}
     </header>
     <div class="seat-groups" aria-label=${t("table_groups")}>
       ${groups.map((g, i) => html`<${Group} key=${i} text=${g} />`)}
     </div>
     ${pile.length > 0 && html`<div class="seat-pile" aria-label=${t("pile")}>
+      <span class="pile-label">${t("pile")}</span>
       ${pile.map((g, i) => html`<${Card} key=${i} g=${g} size="mini" />`)}
     </div>`}
     ${handShown && html`<div class="seat-hand">${glyphs(v.hands[seat]).map((g, i) => html`<${Card} key=${i} g=${g} size="mini" />`)}</div>`}
@@ -170,7 +218,10 @@ function Hand({ hand, discards, selected, onSelect, onDiscard, maxCols, marked }
  */
 export function Table(props) {
   const { v, me, names, legal = [], onAct, pending, log = [], hint, showHint, selected, onSelect,
-    flashKey, maxCols = 8, header, seats, deadline } = props;
+    flashKey, maxCols = 8, header, seats, deadline, clocks = [null, null, null], timeLimit = null } = props;
+  const panel = (seat, pos, extra = {}) => html`<${SeatPanel} v=${v} seat=${seat} me=${me} names=${names}
+    pos=${pos} turn=${turnSeat === seat} status=${st(seat)} clock=${v.phase === "over" ? null : clocks[seat]}
+    total=${timeLimit} ...${extra} />`;
   const st = (s) => (seats ? seats.find((x) => x.seat === s) : null);
   const bottom = me === null || me === undefined ? 0 : me;
   const right = (bottom + 1) % 3;
@@ -190,8 +241,8 @@ export function Table(props) {
   return html`<div class="table" data-phase=${v.phase}>
     ${header}
     <div class="opponents">
-      <${SeatPanel} v=${v} seat=${left} me=${me} names=${names} pos="left" turn=${turnSeat === left} status=${st(left)} />
-      <${SeatPanel} v=${v} seat=${right} me=${me} names=${names} pos="right" turn=${turnSeat === right} status=${st(right)} />
+      ${panel(left, "left")}
+      ${panel(right, "right")}
     </div>
     <div class="center">
       <div class="center-info">
@@ -203,7 +254,7 @@ export function Table(props) {
         ${log.slice(-3).map((l) => html`<li key=${l.seq}>${l.text}</li>`)}
       </ol>
     </div>
-    <${SeatPanel} v=${v} seat=${bottom} me=${me} names=${names} pos="bottom" turn=${turnSeat === bottom} status=${st(bottom)} hideHand=${me !== null && me !== undefined} />
+    ${panel(bottom, "bottom", { hideHand: me !== null && me !== undefined })}
     ${status && html`<div class=${`status ${myTurn || claims.length ? "mine" : ""}`} role="status">${status}
       ${deadline && (myTurn || claims.length > 0) && html` · <${Countdown} deadline=${deadline} />`}</div>`}
     ${onAct && html`<${ClaimBar} options=${claims} onAct=${onAct} disabled=${!!pending} />`}

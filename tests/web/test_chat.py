@@ -1,0 +1,27 @@
+"""快捷语 in the browser: a seat picks a phrase from the fixed list; the table and the
+spectators see who said it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paohuzi.server.process import ServerProcess
+from paohuzi.web.screenshots import PHONE, bot_room
+
+from .conftest import guest, open_page
+
+
+def test_a_phrase_reaches_the_spectators(browser: Any, web: ServerProcess) -> None:
+    code, login = bot_room(web.http, "聊天", 1, 5)
+    page, watch = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".table")
+    spec, spec_watch = open_page(browser, web, guest(web, "看"), PHONE, f"#/watch/{code}")
+    spec.wait_for_selector(".table")
+    page.locator("[data-chat]").click()
+    page.locator('[data-phrase="0"]').click()
+    for p in (page, spec):
+        p.wait_for_selector('.said [data-said="0"]')
+        assert "快点吧" in p.locator(".said").inner_text()
+    assert spec.locator("[data-chat]").count() == 0  # a spectator only reads
+    assert watch.errors == [] and spec_watch.errors == []

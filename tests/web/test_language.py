@@ -1,0 +1,121 @@
+"""Chinese everywhere: every error code the server can send has words in both languages,
+and a Chinese page shows none of the server's English reasons."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from paohuzi.server.errors import ERROR_CODES
+from paohuzi.server.process import ServerProcess
+from paohuzi.web.screenshots import PHONE, bot_room
+
+from .conftest import guest, open_page
+
+SERVER = Path(__file__).resolve().parents[2] / "src" / "paohuzi" / "server"
+I18N = SERVER.parent / "web" / "static" / "i18n.js"
+# An English sentence: two or more Latin words in a row.
+SENTENCE = re.compile(r"[A-Za-z]{2,}(?:[ ,'-]+[A-Za-z]+)+")
+# Where the server's source names an error code.
+CODE_SITES = (
+    re.compile(r'ApiError\(\s*"([a-z_]+)"'),
+    re.compile(r'super\(\).__init__\(\s*"([a-z_]+)"'),
+    re.compile(r'code="([a-z_]+)"'),
+    re.compile(r'"code":\s*"([a-z_]+)"'),
+    re.compile(r'error_dict\(\s*"([a-z_]+)"'),
+    re.compile(r'return "([a-z_]+)", "'),  # validation.describe
+    re.compile(r'\d{3}: "([a-z_]+)"'),  # validation._HTTP_CODES
+    re.compile(r'": "(bad_[a-z]+)"'),  # validation.FIELD_CODES
+    re.compile(r'get\([^)]*, "([a-z_]+)"\)'),
+)
+
+
+def _words() -> dict[str, tuple[str, str]]:
+    text = I18N.read_text(encoding="utf-8")
+    return {k: (zh, en) for k, zh, en in re.findall(r'(\w+): \["([^"]*)", "([^"]*)"\]', text)}
+
+
+def test_every_code_the_server_names_is_listed() -> None:
+    found = set()
+    for path in SERVER.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for site in CODE_SITES:
+            found |= set(site.findall(text))
+    found -= {"type", "error", "text"}  # message types and fields, not codes
+    assert found - ERROR_CODES == set(), "codes missing from errors.ERROR_CODES"
+    assert len(found & ERROR_CODES) >= 40  # the scan sees the codes (it cannot go blind)
+
+
+def test_both_languages_have_every_error_code() -> None:
+    words = _words()
+    for code in sorted(ERROR_CODES):
+        zh, en = words.get(f"err_{code}", ("", ""))
+        assert zh and en, f"err_{code} has no words in i18n.js"
+        assert not SENTENCE.search(zh), (code, zh)
+
+
+def _toast(page: Any) -> str:
+    page.wait_for_selector(".toast")
+    text = str(page.locator(".toast").inner_text())
+    page.evaluate("() => { window.__phz.toast = null; }")
+    return text
+
+
+def test_a_chinese_page_shows_no_english_sentence_for_any_error(
+    browser: Any, web: ServerProcess
+) -> None:
+    code, login = bot_room(web.http, "中文", 1, 3)
+    page, _ = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".table")
+    # Every code, as the socket sends it (with the server's English reason).
+    for c in sorted(ERROR_CODES):
+        page.evaluate(
+            "(c) => window.__phz.game.onError({type: 'error', code: c, client_id: null,"
+            " reason: 'the intent was made at version 8 and no room 000000 exists'})",
+            c,
+        )
+        text = _toast(page)
+        assert text and not SENTENCE.search(text), (c, text)
+    # Real refusals from the server, through the page's own calls.
+    page.goto(f"{web.http}/#/room/000000")
+    page.wait_for_selector(".error")
+    shown = str(page.locator("main").inner_text())
+    assert "没有这个房间" in shown and not SENTENCE.search(shown), shown
+    bad = httpx.post(f"{web.http}/accounts/guest", json={"nickname": "x" * 40})
+    assert bad.json()["code"] in ERROR_CODES
+    # The bots' names say their level in Chinese; seats count from 1.
+    room = httpx.get(f"{web.http}/rooms/{code}").json()
+    assert [bool(s["bot"]) for s in room["seats"]].count(True) == 2
+    page.goto(f"{web.http}/#/")
+    names = page.evaluate(
+        "() => import('/static/app.js').then((m) => [m.seatName({bot: 'heuristic'}, 1),"
+        " m.seatName({bot: 'random'}, 2), m.seatName({bot: 'search'}, 0)])"
+    )
+    assert names == ["普通机器人2号", "入门机器人3号", "高手机器人1号"], names
+
+
+def test_the_login_form_states_its_limits(browser: Any, web: ServerProcess) -> None:
+    page, _ = open_page(browser, web, None, PHONE, "#/")
+    assert page.locator('input[name="nickname"]').get_attribute("maxlength") == "32"
+    page.get_by_role("tab", name="注册").click()
+    assert "至少 8 个字符" in page.locator("[data-password-rule]").inner_text()
+    assert page.locator('input[name="password"]').get_attribute("minlength") == "8"
+    login = guest(web, "满员")
+    code, host = bot_room(web.http, "房主", 1, None)
+    page2, _ = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page2.wait_for_selector("[data-full]")
+    assert "已满" in page2.locator("[data-full]").inner_text()
+    assert host["token"] != login["token"]
+
+
+def test_no_emoji_that_renders_as_an_empty_box() -> None:
+    """The page's fonts (a CJK font, no colour emoji) draw every character it uses: no
+    emoji such as 🀄 or 🔊, which showed as empty boxes."""
+    emoji = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]")
+    for f in sorted((SERVER.parent / "web" / "static").glob("*.*")):
+        if f.suffix in (".js", ".html", ".css", ".webmanifest"):
+            assert not emoji.search(f.read_text(encoding="utf-8")), f.name
