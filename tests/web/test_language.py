@@ -93,9 +93,16 @@ def test_a_chinese_page_shows_no_english_sentence_for_any_error(
     page.goto(f"{web.http}/#/")
     names = page.evaluate(
         "() => import('/static/app.js').then((m) => [m.seatName({bot: 'heuristic'}, 1),"
-        " m.seatName({bot: 'random'}, 2), m.seatName({bot: 'search'}, 0)])"
+        " m.seatName({bot: 'rumen'}, 2), m.seatName({bot: 'learned'}, 0),"
+        " m.seatName({bot: '大师'}, 1), m.seatName({bot: 'random'}, 2)])"
     )
-    assert names == ["普通机器人2号", "入门机器人3号", "高手机器人1号"], names
+    assert names == [
+        "普通机器人2号",
+        "入门机器人3号",
+        "高手机器人1号",
+        "大师机器人2号",
+        "随机机器人3号",
+    ]
 
 
 def test_the_login_form_states_its_limits(browser: Any, web: ServerProcess) -> None:

@@ -322,7 +322,7 @@ function Lobby() {
         <label>${t("time_limit")}<select name="time_limit">${[0, 15, 30, 60].map((n) => html`<option value=${n} selected=${n === 0}>${n ? n : t("no_limit")}</option>`)}</select></label>
         <label class="check"><input type="checkbox" name="public" checked />${t("public")}</label>
         <label class="check"><input type="checkbox" name="bots" />${t("fill_bots")}</label>
-        <label>${t("bot_kind")}<select name="bot"><option value="heuristic">${t("heuristic")}</option><option value="random">${t("random")}</option></select></label>
+        <label>${t("bot_kind")}<select name="bot">${["rumen", "putong", "gaoshou", "dashi"].map((l) => html`<option value=${l} selected=${l === "putong"}>${t(`level_${l}`)}</option>`)}</select></label>
         <button class="btn primary" type="submit">${t("create")}</button>
       </form>
     </section>
