@@ -34,3 +34,30 @@ def test_a_view_numbered_by_its_caller_is_the_same_view_with_that_number() -> No
     for seat in (None, 0, 1, 2):
         assert view(state, seat, 7) == replace(view(state, seat), version=7)
         assert view(state, seat, 7).version == 7
+
+
+def test_a_card_on_offer_is_hidden_only_in_a_wei_hu_window_and_only_from_the_others() -> None:
+    # RULES.md §14: a 偎胡's card, drawn into the drawer's face-down 偎, stays its secret.
+    import random
+
+    from paohuzi.core.views import offer_hidden
+
+    hidden = 0
+    for seed in range(2000):
+        if hidden >= 6:
+            break
+        st = new_game(seed=seed)
+        rng = random.Random(seed)
+        while not st.over:
+            w = st.window
+            for seat in (None, 0, 1, 2):
+                v = view(st, seat)
+                if offer_hidden(st, seat):
+                    hidden += 1
+                    assert w is not None and w.after_own and seat != w.source
+                    assert v.offer is None and v.offer_source == w.source
+                elif v.offer_source is not None:
+                    assert v.offer == w.card  # type: ignore[union-attr]
+            s = st.to_act()[0]
+            st.apply(s, rng.choice(st.legal_actions(s)))
+    assert hidden > 0  # the case occurred (else this test could not fail)

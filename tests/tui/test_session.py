@@ -133,3 +133,25 @@ def test_the_round_is_held_once_by_the_match(tmp_path: Path) -> None:
     _drive(sess)
     sess.finish_round()
     assert sess.match.current is None and sess.state is st and sess.match.finished[-1] is st
+
+
+def test_the_session_says_why_a_move_is_refused_and_applies_nothing(tmp_path: Path) -> None:
+    # The input checks live in the session; the screen only words them (words.py).
+    from paohuzi.tui.session import Refusal
+
+    sess = scripted_session(tmp_path)
+    assert sess.try_human(0) == Refusal("no_round")
+    st = sess.start_round()
+    before = len(st.log)
+    assert sess.try_human("打:壹") == Refusal(  # a 坎 card
+        "illegal_move",
+        move="打:壹",
+        legal=tuple(a.text() for a in sess.view().legal),
+        why=sess.try_human("打:壹").why,  # type: ignore[union-attr]
+    )
+    unreadable = sess.try_human("吃:nonsense")
+    assert unreadable is not None and unreadable.key == "unreadable" and unreadable.why
+    assert len(st.log) == before  # nothing applied
+    assert sess.try_human("打:肆") is None and len(st.log) > before
+    refused = sess.try_human("打:伍")
+    assert refused == Refusal("not_your_turn", waiting=tuple(st.to_act())) and 0 not in st.to_act()

@@ -18,7 +18,7 @@ from .events import Event
 from .groups import Group, GroupKind
 from .state import Phase, RoundResult, State
 
-__all__ = ["SeatView", "ViewGroup", "censored_log", "format_view", "view"]
+__all__ = ["SeatView", "ViewGroup", "censored_log", "format_view", "offer_hidden", "view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +121,22 @@ class SeatView:
         return c
 
 
+def offer_hidden(state: State, seat: int | None) -> bool:
+    """Whether the card on offer is face down to ``seat`` (None: a spectator), RULES.md §14.
+
+    Only a 偎胡's card is: drawn into its drawer's face-down 偎 (a 提胡/偎胡 prompt), it
+    stays the drawer's secret. The view and the observation encoders (Python and C) all
+    read it from here.
+    """
+    w = state.window
+    return (
+        w is not None
+        and w.after_own
+        and seat != w.source
+        and any(t.hidden and t.group.faces[0] == w.card for t in state.tables[w.source])
+    )
+
+
 def view(state: State, seat: int | None, version: int | None = None) -> SeatView:
     """Return the censored view of ``state`` for ``seat`` (None: a spectator).
 
@@ -146,11 +162,7 @@ def view(state: State, seat: int | None, version: int | None = None) -> SeatView
     offer = src = None
     from_draw = placed = False
     if w is not None and state.phase is Phase.CLAIM:
-        # A 偎 card (提胡/偎胡 prompt) stays the drawer's secret.
-        hidden_offer = w.after_own and any(
-            t.hidden and t.group.faces[0] == w.card for t in state.tables[w.source]
-        )
-        if not hidden_offer or seat == w.source:
+        if not offer_hidden(state, seat):
             offer = w.card
         src = w.source
         from_draw = w.from_draw

@@ -43,7 +43,7 @@ from ..core.actions import NUM_ACTIONS
 from ..core.cards import NUM_FACES
 from ..core.engine import Phase, State
 from ..core.groups import TableGroup
-from ..core.views import SeatView
+from ..core.views import SeatView, offer_hidden
 from .layout import (
     BALANCE_SCALE,
     FEATURES,
@@ -217,22 +217,6 @@ assert _HAND == 0 and _TABLE[0] == NUM_FACES and _TABLE[2] + _TABLE_BLOCK == _PI
 assert _PILE[0] + 3 * NUM_FACES == _DISC[0] and _DISC[0] + 3 * NUM_FACES == _CHOU_CHI
 assert _CHOU_PENG + NUM_FACES == _UNSEEN and _UNSEEN + NUM_FACES == _MID
 assert _LEGAL + NUM_ACTIONS == _BAL
-
-
-def offer_hidden(st: State, seat: int) -> bool:
-    """Whether the card on offer is face down to ``seat`` (RULES.md §14).
-
-    Only a 偎胡's card is: drawn into its drawer's face-down 偎, it stays hidden from
-    the other seats. The same test as :func:`paohuzi.core.views.view`'s ``offer``;
-    ``tests/env/test_encode.py`` checks the two agree on every position.
-    """
-    w = st.window
-    return (
-        w is not None
-        and w.after_own
-        and seat != w.source
-        and any(t.hidden and t.group.faces[0] == w.card for t in st.tables[w.source])
-    )
 
 
 def _accelerator() -> ModuleType | None:

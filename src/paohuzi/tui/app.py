@@ -26,7 +26,7 @@ from textual.widgets import Footer, Input
 from ..core.actions import PASS_ID, Action, ActionKind
 from ..core.cards import glyph, parse_faces
 from ..core.engine import Phase
-from ..core.errors import NotationError, PaohuziError
+from ..core.errors import PaohuziError
 from ..core.events import Event, EventKind
 from ..core.views import SeatView
 from .panels import balances, hint_text, round_over_text, seat_text
@@ -34,7 +34,7 @@ from .render import (
     faces_text,
 )
 from .screens import ConfirmQuit, RoundOver
-from .session import DEFAULT_DELAY, PACED, BotTurn, GameSession
+from .session import DEFAULT_DELAY, PACED, BotTurn, GameSession, Refusal
 from .widgets import HandView, OptionLine, Panel
 from .words import (
     action_label,
@@ -498,39 +498,26 @@ class PlayApp(App[Path | None]):
         self.set_error(message)
         self.bell()
 
+    def _say(self, r: Refusal) -> str:
+        """A refusal from the session, in the screen's language."""
+        if r.key == "not_your_turn":
+            who = "、".join(self.seat(s) for s in r.waiting) or self.w("others")
+            return self.w(r.key, who=who)
+        return self.w(r.key, text=r.move, legal="、".join(r.legal), why=r.why)
+
     def _can_act(self) -> bool:
         """The human may act now; otherwise say why."""
-        sess = self.session
-        st = sess.state
-        if st is None or st.over:
-            self._refuse(self.w("no_round"))
-            return False
-        if not sess.human_turn():
-            h = sess.human
-            waiting = [s for s in st.to_act() if s != h]
-            who = "、".join(self.seat(s) for s in waiting) or self.w("others")
-            self._refuse(self.w("not_your_turn", who=who))
+        refused = self.session.turn_refusal()
+        if refused is not None:
+            self._refuse(self._say(refused))
             return False
         return True
 
-    def _why_not(self, move: Action | str | int, e: PaohuziError) -> str:
-        """Why the engine refused the human's ``move``, in the screen's language."""
-        text = move.text() if isinstance(move, Action) else str(move)
-        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < 20:
-            text = glyph(move)  # a card picked to discard
-        if isinstance(e, NotationError):
-            return self.w("unreadable", text=text, why=e)
-        legal = "、".join(a.text() for a in self.session.view().legal)
-        return self.w("illegal_move", text=text, legal=legal, why=e)
-
     def play(self, action: Action | str | int) -> bool:
         """Apply the human's move; refused moves are explained in the status line."""
-        if not self._can_act():
-            return False
-        try:
-            self.session.apply_human(action)
-        except PaohuziError as e:
-            self._refuse(self._why_not(action, e))
+        refused = self.session.try_human(action)
+        if refused is not None:
+            self._refuse(self._say(refused))
             return False
         self.error = None
         self._hint_cache = None

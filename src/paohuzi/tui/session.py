@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots.base import Bot
 from ..core.actions import PASS_ID, Action
+from ..core.cards import NUM_FACES, glyph
 from ..core.engine import State
-from ..core.errors import PaohuziError
+from ..core.errors import NotationError, PaohuziError
 from ..core.events import Event, EventKind
 from ..core.match import Match
 from ..core.record import dumps
@@ -29,6 +31,7 @@ __all__ = [
     "PACED",
     "BotTurn",
     "GameSession",
+    "Refusal",
     "RoundFactory",
     "default_records_dir",
     "start_next_round",
@@ -71,6 +74,18 @@ def default_records_dir() -> Path:
 def fallback(v: SeatView) -> Action:
     """What a bot that failed or was refused plays: 过 if it may, else its first legal move."""
     return next((a for a in v.legal if a.id == PASS_ID), v.legal[0])
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the human's move is refused: a ``words.py`` key and what it names, for the
+    screen to say in its language."""
+
+    key: str
+    waiting: tuple[int, ...] = ()  # not_your_turn: the seats the table waits for
+    move: str = ""  # unreadable, illegal_move: the move as given
+    legal: tuple[str, ...] = ()  # illegal_move: the moves that are legal now
+    why: str = ""  # the engine's reason
 
 
 class BotTurn:
@@ -235,6 +250,34 @@ class GameSession:
             return st.apply(seat, action), None
         except PaohuziError as e:
             return st.apply(seat, fallback(view(st, seat))), str(e)
+
+    def turn_refusal(self) -> Refusal | None:
+        """Why the human cannot act now (None: it can)."""
+        st = self.state
+        if st is None or st.over:
+            return Refusal("no_round")
+        if not self.human_turn():
+            return Refusal(
+                "not_your_turn", waiting=tuple(s for s in st.to_act() if s != self.human)
+            )
+        return None
+
+    def try_human(self, action: Action | str | int) -> Refusal | None:
+        """Apply the human's move, or say why not (then nothing is applied)."""
+        refused = self.turn_refusal()
+        if refused is not None:
+            return refused
+        try:
+            self.apply_human(action)
+        except PaohuziError as e:
+            text = action.text() if isinstance(action, Action) else str(action)
+            if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < NUM_FACES:
+                text = glyph(action)  # a card picked to discard
+            if isinstance(e, NotationError):
+                return Refusal("unreadable", move=text, why=str(e))
+            legal = tuple(a.text() for a in self.view().legal)
+            return Refusal("illegal_move", move=text, legal=legal, why=str(e))
+        return None
 
     def apply_human(self, action: Action | str | int) -> list[Event]:
         """Apply the human's answer; raises :class:`IllegalActionError` with the reason."""
