@@ -61,9 +61,9 @@ def test_marker_names_are_unique() -> None:
             seen[marker] = rel(page)
 
 
-def test_readme_opens_with_play_then_test_command() -> None:
-    first = [m for m, _l, _b in blocks()][:2]
-    assert first == ["play-command", "test-command"]
+def test_readme_opens_with_the_two_games_then_the_test_command() -> None:
+    first = [m for m, _l, _b in blocks()][:3]
+    assert first == ["play-command", "tui-command", "test-command"]
 
 
 def test_ci_runs_the_readme_test_command() -> None:
