@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bots import Bot, make_bot
 from .core.engine import RoundResult, new_game
@@ -28,12 +28,16 @@ from .core.rules import HONG_GUAI_WAN, RuleSet
 from .core.views import view
 from .parallel import map_jobs
 
+if TYPE_CHECKING:
+    from .bots.learned import Policy
+
 __all__ = [
     "ARENA_RULES",
     "WEIGHTED",
     "RoundOutcome",
     "arena_bot",
     "deal_seed",
+    "load_weights",
     "play_bots",
     "play_deal",
     "play_round",
@@ -88,16 +92,17 @@ def deal_seed(seed: int, index: int) -> tuple[int, int]:
 WEIGHTED = ("learned", "guided")
 """The bots that play the policy network, and so can play a trained ``.npz`` instead."""
 
-_POLICIES: dict[str, Any] = {}
+_LOADED: dict[str, Policy] = {}
 
 
-def _policy(path: str) -> Any:
-    """The network in ``path`` (:meth:`Policy.load`), read once per process."""
+def load_weights(path: str) -> Policy:
+    """The network in ``path`` (:meth:`Policy.load`; a ValueError quoting the path for a
+    file that is not one), read once per process and shared by the bots that play it."""
     from .bots.learned import Policy
 
-    policy = _POLICIES.get(path)
+    policy = _LOADED.get(path)
     if policy is None:
-        policy = _POLICIES[path] = Policy.load(path)
+        policy = _LOADED[path] = Policy.load(path)
     return policy
 
 
@@ -110,10 +115,10 @@ def arena_bot(name: str, seed: int | None, rules: RuleSet, weights: str | None =
     if name == "learned":
         from .bots.learned import LearnedBot
 
-        return LearnedBot(seed, _policy(weights), rules)
+        return LearnedBot(seed, load_weights(weights), rules)
     from .bots.guided import GuidedBot
 
-    return GuidedBot(seed, rules, _policy(weights))
+    return GuidedBot(seed, rules, load_weights(weights))
 
 
 def play_bots(bots: Sequence[Bot], rules: RuleSet, seed: int, dealer: int) -> RoundResult:
@@ -307,7 +312,7 @@ def run_arena(
     if deals < 1:
         raise ValueError("an arena needs at least one deal")
     if weights is not None:
-        _policy(weights)  # fail early on a file that is not a network (a ValueError quoting it)
+        load_weights(weights)  # fail early on a file that is not a network
     t0 = time.perf_counter()
     results = list(_deals(names, deals, seed, rules, records, workers, backend, weights))
     out = summarize(names, results)

@@ -115,12 +115,12 @@ def arena(
 def _check_weights(path: Path, names: list[str]) -> None:
     """``--weights`` only with a bot that plays the network, and only a file that is one:
     an error quoting it before any deal is played."""
-    from ..arena import WEIGHTED, _policy
+    from ..arena import WEIGHTED, load_weights
     from .errors import fail
 
     if not any(n in WEIGHTED for n in names):
         fail(f"--weights {str(path)!r}: only the {' and '.join(WEIGHTED)} bots play a network")
     try:
-        _policy(str(path))
+        load_weights(str(path))
     except ValueError as e:
         fail(f"--weights: {e}")
