@@ -113,3 +113,58 @@ def test_cli_text() -> None:
 def test_cli_rejects_unknown_bot() -> None:
     r = CliRunner().invoke(app, ["arena", "--bots", "heuristic,nobody", "--deals", "1"])
     assert r.exit_code == 2
+
+
+def _reversed_network(tmp_path: Path) -> Path:
+    """The shipped network with its policy head negated: a different, worse player."""
+    import numpy as np
+
+    from paohuzi.bots.learned import DEFAULT_WEIGHTS
+
+    with np.load(DEFAULT_WEIGHTS) as z:
+        arrays = {k: z[k] for k in z.files}
+    for k in ("wp", "bp", "alpha"):
+        arrays[k] = -arrays[k]
+    path = tmp_path / "trained.npz"
+    np.savez(path, **arrays)
+    return path
+
+
+def test_weights_are_the_network_the_learned_and_guided_bots_play(tmp_path: Path) -> None:
+    """``--weights`` measures the file it names, not the shipped network: both bots that play
+    the network load it, the others are unchanged, and the results follow the file."""
+    import numpy as np
+
+    from paohuzi.arena import arena_bot
+    from paohuzi.bots import HeuristicBot
+    from paohuzi.bots.learned import DEFAULT_WEIGHTS, LearnedBot
+
+    path = _reversed_network(tmp_path)
+    with np.load(path) as z:
+        wp = z["wp"].astype(np.float32)
+    learned = arena_bot("learned", 1, ARENA_RULES, str(path))
+    guided = arena_bot("guided", 1, ARENA_RULES, str(path))
+    assert isinstance(learned, LearnedBot)
+    assert np.array_equal(learned.policy.p["wp"], wp)
+    assert np.array_equal(guided.learned.policy.p["wp"], wp)  # type: ignore[attr-defined]
+    assert isinstance(arena_bot("heuristic", 1, ARENA_RULES, str(path)), HeuristicBot)
+    shipped = arena_bot("learned", 1, ARENA_RULES)
+    with np.load(DEFAULT_WEIGHTS) as z:
+        assert np.array_equal(shipped.policy.p["wp"], z["wp"].astype(np.float32))  # type: ignore[attr-defined]
+
+    names = ["learned", "heuristic"]
+    trained = run_arena(names, deals=2, seed=4, weights=str(path), workers=2)
+    default = run_arena(names, deals=2, seed=4)
+    assert trained["weights"] == str(path) and "weights" not in default
+    assert trained["bots"]["learned"]["mean_score"] != default["bots"]["learned"]["mean_score"]
+
+
+def test_cli_weights(tmp_path: Path) -> None:
+    path = _reversed_network(tmp_path)
+    args = ["arena", "--bots", "learned,heuristic", "--deals", "1", "--weights", str(path)]
+    r = CliRunner().invoke(app, [*args, "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["weights"] == str(path)
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    assert f"learned and guided played the network in {path}" in r.output

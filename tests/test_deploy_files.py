@@ -7,6 +7,7 @@ files that exist."""
 from __future__ import annotations
 
 import configparser
+import os
 import re
 from pathlib import Path
 
@@ -56,3 +57,29 @@ def test_admin_commands_name_existing_files() -> None:
     for block in blocks:
         for name in re.findall(r"\bdeploy/([\w.@-]+)", block):
             assert (DEPLOY / name).is_file(), name
+
+
+def test_operator_serve_command_is_the_units_and_starts(tmp_path: Path) -> None:
+    """The guide's <!-- deploy-serve-operator --> is what the unit runs (its ExecStart with
+    the proxy the unit trusts, nginx on 127.0.0.1), and it starts: run here on a free port
+    with a temporary database, from this checkout instead of /opt/paohuzi/.venv."""
+    import shlex
+    import sys
+
+    from paohuzi.server.process import ServerProcess, free_port
+
+    from .docblocks import marked
+
+    words = shlex.split(marked("deploy-serve-operator"))
+    unit = (DEPLOY / "paohuzi.service").read_text(encoding="utf-8")
+    trusted = re.search(r"^Environment=PAOHUZI_TRUSTED_PROXIES=(\S+)$", unit, re.M)
+    assert trusted and trusted.group(1) == "127.0.0.1"
+    execstart = _unit("paohuzi.service")["Service"]["ExecStart"]
+    assert words == [*shlex.split(execstart), "--trusted-proxy", trusted.group(1)], words
+    port = free_port()
+    words[words.index("--port") + 1] = str(port)
+    cmd = [sys.executable, "-m", "paohuzi", *words[1:], "--db", f"sqlite:///{tmp_path / 's.db'}"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    log = tmp_path / "serve.log"
+    with ServerProcess(tmp_path / "s.db", log, env=env, port=port, cmd=cmd) as srv:
+        assert srv.alive()

@@ -61,9 +61,9 @@ def test_marker_names_are_unique() -> None:
             seen[marker] = rel(page)
 
 
-def test_readme_opens_with_play_then_test_command() -> None:
-    first = [m for m, _l, _b in blocks()][:2]
-    assert first == ["play-command", "test-command"]
+def test_readme_opens_with_the_two_games_then_the_test_command() -> None:
+    first = [m for m, _l, _b in blocks()][:3]
+    assert first == ["play-command", "tui-command", "test-command"]
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -213,6 +213,28 @@ def test_tutorial_runs_in_order(page: Path) -> None:
             server.stop()
         shutil.rmtree(tmp_path, ignore_errors=True)
     assert ran, f"{rel(page)} has nothing to run"
+
+
+def test_train_install_block_resolves() -> None:
+    """The training tutorial's install line, resolved by pip without installing anything
+    (``--dry-run``: the tests' own environment is left as it is), for the extra that
+    carries torch, as the README's extras table says."""
+    import tomllib
+
+    cmd = marked("train-install")
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    assert "'.[train]'" in cmd and any(d.startswith("torch") for d in extras["train"])
+    assert "| `train`, `ray` | `paohuzi train` (torch" in README
+    r = subprocess.run(
+        ["bash", "-c", cmd.replace(".venv/bin/", f"{BIN}/") + " --dry-run"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
 
 
 # -- the README's play commands, verbatim on a fresh copy of the tree -------------------

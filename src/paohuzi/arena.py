@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bots import Bot, make_bot
 from .core.engine import RoundResult, new_game
@@ -28,10 +28,16 @@ from .core.rules import HONG_GUAI_WAN, RuleSet
 from .core.views import view
 from .parallel import map_jobs
 
+if TYPE_CHECKING:
+    from .bots.learned import Policy
+
 __all__ = [
     "ARENA_RULES",
+    "WEIGHTED",
     "RoundOutcome",
+    "arena_bot",
     "deal_seed",
+    "load_weights",
     "play_bots",
     "play_deal",
     "play_round",
@@ -83,6 +89,38 @@ def deal_seed(seed: int, index: int) -> tuple[int, int]:
     return rng.randrange(2**63), rng.randrange(3)
 
 
+WEIGHTED = ("learned", "guided")
+"""The bots that play the policy network, and so can play a trained ``.npz`` instead."""
+
+_LOADED: dict[str, Policy] = {}
+
+
+def load_weights(path: str) -> Policy:
+    """The network in ``path`` (:meth:`Policy.load`; a ValueError quoting the path for a
+    file that is not one), read once per process and shared by the bots that play it."""
+    from .bots.learned import Policy
+
+    policy = _LOADED.get(path)
+    if policy is None:
+        policy = _LOADED[path] = Policy.load(path)
+    return policy
+
+
+def arena_bot(name: str, seed: int | None, rules: RuleSet, weights: str | None = None) -> Bot:
+    """:func:`make_bot`, except that with ``weights`` (a file from ``paohuzi train``) the
+    learned and guided bots play that network instead of the shipped one, so that a run
+    measures what was just trained. Only the arena's own command line names such a file."""
+    if weights is None or name not in WEIGHTED:
+        return make_bot(name, seed, rules)
+    if name == "learned":
+        from .bots.learned import LearnedBot
+
+        return LearnedBot(seed, load_weights(weights), rules)
+    from .bots.guided import GuidedBot
+
+    return GuidedBot(seed, rules, load_weights(weights))
+
+
 def play_bots(bots: Sequence[Bot], rules: RuleSet, seed: int, dealer: int) -> RoundResult:
     """Play one round of deal ``seed`` with these bots in seats 0–2, from the starting
     balances; its result. (:func:`play_round` also times and records the bots.)"""
@@ -102,9 +140,11 @@ def play_round(
     rules: RuleSet = ARENA_RULES,
     records: Path | None = None,
     record_name: str = "round",
+    weights: str | None = None,
 ) -> tuple[tuple[int, int, int], int | None, int, list[list[float]]]:
-    """Play one round; returns deltas, winner, 胡息 of the win and decision times."""
-    bots = [make_bot(name, bot_seed * 3 + s, rules) for s, name in enumerate(names)]
+    """Play one round; returns deltas, winner, 胡息 of the win and decision times
+    (``weights``: see :func:`arena_bot`)."""
+    bots = [arena_bot(name, bot_seed * 3 + s, rules, weights) for s, name in enumerate(names)]
     st = new_game(rules, seed=seed, dealer=dealer, balances=(rules.starting_balance,) * 3)
     times: list[list[float]] = [[], [], []]
     while not st.over:
@@ -131,6 +171,7 @@ def play_deal(
     index: int,
     rules: RuleSet = ARENA_RULES,
     records: Path | None = None,
+    weights: str | None = None,
 ) -> list[RoundOutcome]:
     """Every rotation of deal ``index``."""
     dseed, dealer = deal_seed(seed, index)
@@ -138,15 +179,18 @@ def play_deal(
     for r, seating in enumerate(seatings(names)):
         bot_seed = random.Random(f"bots:{seed}:{index}:{r}").randrange(2**31)
         deltas, winner, huxi, times = play_round(
-            seating, dseed, dealer, bot_seed, rules, records, f"deal{index:05d}_rot{r}"
+            seating, dseed, dealer, bot_seed, rules, records, f"deal{index:05d}_rot{r}", weights
         )
         out.append(RoundOutcome(index, r, seating, deltas, winner, huxi, times))
     return out
 
 
-def _work(args: tuple[tuple[str, ...], int, int, RuleSet, str | None]) -> list[RoundOutcome]:
-    names, seed, index, rules, records = args
-    return play_deal(names, seed, index, rules, Path(records) if records else None)
+_Job = tuple[tuple[str, ...], int, int, RuleSet, str | None, str | None]
+
+
+def _work(args: _Job) -> list[RoundOutcome]:
+    names, seed, index, rules, records, weights = args
+    return play_deal(names, seed, index, rules, Path(records) if records else None, weights)
 
 
 def _deals(
@@ -157,8 +201,10 @@ def _deals(
     records: Path | None,
     workers: int,
     backend: str = "process",
+    weights: str | None = None,
 ) -> Iterator[list[RoundOutcome]]:
-    jobs = [(tuple(names), seed, i, rules, str(records) if records else None) for i in range(deals)]
+    where = str(records) if records else None
+    jobs: list[_Job] = [(tuple(names), seed, i, rules, where, weights) for i in range(deals)]
     # more processes than CPUs or deals only add start-up time (1000 workers: 6 s for one deal);
     # map_jobs caps them
     yield from map_jobs(_work, jobs, backend=backend, workers=workers)
@@ -253,21 +299,27 @@ def run_arena(
     records: Path | None = None,
     workers: int = 1,
     backend: str = "process",
+    weights: str | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals and summarise them (a JSON-ready dict).
 
     ``backend`` runs the deals in a local process pool (``"process"``) or on Ray
-    (``"ray"``, see :mod:`paohuzi.parallel`).
+    (``"ray"``, see :mod:`paohuzi.parallel`); ``weights``, a ``.npz`` from ``paohuzi
+    train``, is the network the learned and guided bots play (:func:`arena_bot`).
     """
     for n in names:
         make_bot(n, 0)  # fail early on an unknown name
     if deals < 1:
         raise ValueError("an arena needs at least one deal")
+    if weights is not None:
+        load_weights(weights)  # fail early on a file that is not a network
     t0 = time.perf_counter()
-    results = list(_deals(names, deals, seed, rules, records, workers, backend))
+    results = list(_deals(names, deals, seed, rules, records, workers, backend, weights))
     out = summarize(names, results)
     out["seed"] = seed
     out["seatings"] = len(seatings(names))
     out["caps"] = "on" if (rules.cap_winner_gain or rules.cap_loser_payment) else "off"
     out["seconds"] = round(time.perf_counter() - t0, 2)
+    if weights is not None:
+        out["weights"] = weights
     return out

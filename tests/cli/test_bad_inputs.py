@@ -40,6 +40,9 @@ def _cases(tmp: Path) -> list[tuple[list[str], int, str]]:
         (["arena", "--workers", "0", "-n", "1"], 2, "--workers"),
         (["arena", "--bots", "random", "-n", "1", "--records", str(a_file)], 2, str(a_file)),
         (["arena", "--bots", "random", "-n", "1", "--records", NO_DIR], 2, NO_DIR),
+        (["arena", "--bots", "learned", "-n", "1", "--weights", NO_DIR], 2, NO_DIR),
+        (["arena", "--bots", "learned", "-n", "1", "--weights", str(a_file)], 2, str(a_file)),
+        (["arena", "--bots", "random", "-n", "1", "--weights", str(a_file)], 2, "--weights"),
         # play (every check happens before the screen starts)
         (["play", "--bots", "foo"], 2, "unknown bot foo"),
         (["play", "--bots", "random,random,random"], 2, "--bots"),

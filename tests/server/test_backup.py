@@ -42,7 +42,7 @@ def _deploy(block: str, line: int, swaps: dict[str, str]) -> list[str]:
         assert old in whole, (old, whole)  # the block still names what the test replaces
         text = text.replace(old, new)
     words = shlex.split(text)
-    assert words[0] == ".venv/bin/paohuzi", words
+    assert words[0] == "/opt/paohuzi/.venv/bin/paohuzi", words  # the guide's installed path
     return words[1:]
 
 

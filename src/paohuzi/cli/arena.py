@@ -37,6 +37,14 @@ def arena(
             "--backend", help="Where deals run: process (a local pool) or ray (needs Ray)."
         ),
     ] = "process",
+    weights: Annotated[
+        Path | None,
+        typer.Option(
+            "--weights",
+            help="A network from paohuzi train (its learned.npz) for the learned and guided "
+            "bots to play instead of the shipped one.",
+        ),
+    ] = None,
 ) -> None:
     """Play duplicate deals: each deal is replayed with the bots rotated through the seats.
 
@@ -61,10 +69,20 @@ def arena(
         fail("--backend ray needs Ray: pip install 'paohuzi[ray]' (or use --backend process)")
     if records is not None:
         writable_dir(records, "--records")
+    if weights is not None:
+        _check_weights(weights, names)
     used = cap_workers(workers, deals) if backend == "process" else workers
     if used < workers:
         typer.echo(f"--workers {workers}: using {used} (CPUs and deals)", err=True)
-    stats = run_arena(names, deals, seed, records=records, workers=used, backend=backend)
+    stats = run_arena(
+        names,
+        deals,
+        seed,
+        records=records,
+        workers=used,
+        backend=backend,
+        weights=None if weights is None else str(weights),
+    )
     if as_json:
         typer.echo(json.dumps(stats, ensure_ascii=False))
         return
@@ -88,5 +106,21 @@ def arena(
     if d:
         lo, hi = d["ci95"]
         typer.echo(f"{d['a']} - {d['b']}: {d['mean']:.3f} per round, 95% CI [{lo:.3f}, {hi:.3f}]")
+    if weights is not None:
+        typer.echo(f"learned and guided played the network in {weights}")
     if records is not None:
         typer.echo(f"records in {records}")
+
+
+def _check_weights(path: Path, names: list[str]) -> None:
+    """``--weights`` only with a bot that plays the network, and only a file that is one:
+    an error quoting it before any deal is played."""
+    from ..arena import WEIGHTED, load_weights
+    from .errors import fail
+
+    if not any(n in WEIGHTED for n in names):
+        fail(f"--weights {str(path)!r}: only the {' and '.join(WEIGHTED)} bots play a network")
+    try:
+        load_weights(str(path))
+    except ValueError as e:
+        fail(f"--weights: {e}")
