@@ -86,6 +86,8 @@ async def _connect(
     try:
         async with websockets.connect(f"ws://{addr}/ws/{code}") as ws:
             await ws.send(json.dumps({"type": "auth", "token": token}))
+            seat: int | None = None
+            readied: int | None = None
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(ws.recv(), 1)
@@ -105,7 +107,15 @@ async def _connect(
                     sent.pop(m.get("client_id") or "", None)
                 elif t == "match_over":
                     return True
-                elif t in ("snapshot", "prompt") and m["legal"] and m["since"] != acted:
+                if t == "snapshot":
+                    seat = m["seat"]
+                if t in ("snapshot", "readiness"):  # 准备 at once between rounds
+                    wait = m.get("ready") if t == "snapshot" else m
+                    waiting = wait is not None and seat is not None and not wait["ready"][seat]
+                    if waiting and readied != wait["round"]:  # once per wait
+                        readied = wait["round"]
+                        await ws.send(json.dumps({"type": "ready"}))
+                if t in ("snapshot", "prompt") and m["legal"] and m["since"] != acted:
                     acted = m["since"]
                     cid = f"c{acted}"
                     ids = [a["id"] for a in m["legal"]]

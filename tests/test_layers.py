@@ -28,12 +28,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("encoding", ROOT),  # the observation encoding (numpy); the package's own names
     ("bots",),
     ("env",),  # the single-agent environment seats bots as its opponents
+    ("analysis",),  # 复盘: options valued by bots' rollouts (the server and the CLI run it)
     ("server", "tui", "arena", "simulate"),
     ("web", "train"),
     ("cli",),
     ("__main__",),  # python -m paohuzi
 )
-"""core ← encoding ← bots ← env ← server/tui/arena ← web/train ← cli ← __main__."""
+"""core ← encoding ← bots ← env ← analysis ← server/tui/arena ← web/train ← cli ← __main__."""
 
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

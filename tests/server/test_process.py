@@ -35,7 +35,7 @@ def test_start_wait_and_a_graceful_stop(tmp_path: Path) -> None:
         code = srv.stop()
     # SIGTERM was enough: uvicorn shut down, then re-raised the signal (not SIGKILL's -9).
     assert code == -signal.SIGTERM and not srv.alive()
-    assert "Finished server process" in srv.output_tail()
+    assert "stopped: every acknowledged decision is stored" in srv.output_tail()
     assert srv.stop() == code  # stopping a stopped server is harmless
 
 

@@ -11,5 +11,5 @@ export function SameAddress({ room }) {
   const seats = (g) => g.map((s) => s + 1).join(en ? ", " : "、");
   const text = groups.map((g) => (en ? `Seats ${seats(g)} joined from the same network address.`
     : `座位 ${seats(g)} 的玩家来自同一网络地址。`)).join(" ");
-  return html`<p class="same-address" role="status">⚠ ${text}</p>`;
+  return html`<p class="same-address" role="status">${text}</p>`;
 }
