@@ -24,6 +24,9 @@ def main() -> None:
     ap.add_argument("--seat", type=int, default=0)
     ap.add_argument("--budget", type=int, default=16, help="sampled worlds per decision")
     ap.add_argument("--options", type=int, default=6)
+    ap.add_argument(
+        "--refine", type=int, default=Budget().refine, help="batches an unsettled verdict may take"
+    )
     ap.add_argument("--seed", type=int, default=0, help="the match's seed")
     ap.add_argument("--bots", default="heuristic,heuristic,heuristic")
     ap.add_argument("--stability", action="store_true")
@@ -33,7 +36,7 @@ def main() -> None:
         args.rounds, args.budget = 1, 4
     names = args.bots.split(",")
     rec = bot_match(names, args.seed, args.rounds)
-    budget = Budget(args.budget, args.options)
+    budget = Budget(args.budget, args.options, args.refine)
     t0 = time.perf_counter()
     cpu0 = time.process_time()
     a = review_match(rec, (args.seat,), budget, 0)
@@ -45,6 +48,7 @@ def main() -> None:
         "seat": args.seat,
         "budget": args.budget,
         "options": args.options,
+        "refine": args.refine,
         "decisions": n,
         "seconds": round(seconds, 2),
         "cpu_seconds": round(time.process_time() - cpu0, 2),
@@ -64,6 +68,7 @@ def main() -> None:
             "judged_worse_than_inaccuracy": len(pairs),
             "same_verdict": same,
             "share": round(same / len(pairs), 4) if pairs else None,
+            "pairs": [f"{x.value}/{y.value}" for x, y in pairs],
         }
     print(json.dumps(out, ensure_ascii=False))
 

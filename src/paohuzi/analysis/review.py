@@ -42,13 +42,13 @@ class Budget:
 
     samples: int = 16
     max_options: int = 6
-    refine: int = 4  # an unsettled verdict gets more batches: up to refine × samples worlds
+    refine: int = 16  # an unsettled verdict gets more batches: up to refine × samples worlds
 
     def __post_init__(self) -> None:
         if not 1 <= self.samples <= 1000:
             raise ValueError(f"samples must be 1..1000, got {self.samples!r}")
-        if not 1 <= self.refine <= 8:
-            raise ValueError(f"refine must be 1..8, got {self.refine!r}")
+        if not 1 <= self.refine <= 32:
+            raise ValueError(f"refine must be 1..32, got {self.refine!r}")
         if not 2 <= self.max_options <= 20:
             raise ValueError(f"max_options must be 2..20, got {self.max_options!r}")
 

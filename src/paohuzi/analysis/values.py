@@ -6,6 +6,16 @@ read from the real state. Every option is played on the same sampled worlds to
 the end of the round by one fixed policy in all seats (the heuristic's fast
 player), so options are compared sample by sample (paired) and the luck of the
 hidden cards cancels out of their differences.
+
+Losses are cross-fitted against the winner's curse: the best option is picked on
+one half of the worlds (even-numbered, odd-numbered) and every option's loss is
+measured against that pick on the *other* half, then the halves swap. Picking
+and measuring on the same worlds would favour whichever option got lucky there
+and inflate every other option's loss; a pick made on separate worlds cannot
+have been lucky on the worlds that measure it. The rollouts are deterministic
+(the same world and option always end the same), so the only chance in a value
+is which worlds were drawn, and the error bar of a loss is the standard error
+of its per-world paired differences.
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ from ..core.engine import State
 from ..core.rules import RuleSet
 from ..core.views import SeatView
 
-__all__ = ["DecisionValues", "OptionValue", "value_options"]
+__all__ = ["DecisionValues", "OptionValue", "cross_fit_losses", "value_options"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +41,8 @@ class OptionValue:
     """One option: its mean balance change for the round (points) and what it risks.
 
     ``se`` is the standard error of ``mean``; ``loss``/``loss_se`` the paired mean
-    shortfall against the best option and its standard error; ``feed`` the share of
+    shortfall against the best option (cross-fitted: :func:`cross_fit_losses`)
+    and its standard error; ``feed`` the share of
     sampled worlds in which another seat may 胡 right after it (a discard fed to a
     win, 放胡).
     """
@@ -145,16 +156,41 @@ def _play_world(
         outcomes[j].append(playout_score(st, me, weights))
 
 
+def cross_fit_losses(outcomes: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
+    """Each option's loss against the best and its standard error, cross-fitted.
+
+    ``outcomes[j][i]`` is option ``j``'s result on world ``i``. On each world the
+    reference is the option with the best mean on the *other* half of the worlds
+    (even- and odd-numbered worlds), so the pick of the best is never scored on
+    the worlds that made it look best (no winner's curse). The loss is the mean
+    per-world difference and its error bar the standard error of those paired
+    differences. With a single world the reference is that world's best.
+    """
+    n = len(outcomes[0])
+    k = len(outcomes)
+    halves = (range(0, n, 2), range(1, n, 2))
+    picks = [_best([sum(outcomes[j][i] for i in h) for j in range(k)]) for h in halves]
+    if n < 2:
+        picks = [_best([o[0] for o in outcomes])] * 2
+    ref = [picks[1 - i % 2] for i in range(n)]  # world i is in half i % 2
+    return [_mean_se([outcomes[ref[i]][i] - outcomes[j][i] for i in range(n)]) for j in range(k)]
+
+
+def _best(totals: Sequence[float]) -> int:
+    """The index of the largest total (the first on ties)."""
+    return max(range(len(totals)), key=lambda j: (totals[j], -j))
+
+
 def _values(cands: Sequence[Action], outcomes: list[list[float]], fed: list[int]) -> DecisionValues:
-    """Means, standard errors and paired losses against the best, best first."""
+    """Means, standard errors and cross-fitted paired losses, best (by mean) first."""
     n = len(outcomes[0])
     if n == 0:
         return DecisionValues((), 0)
     means = [_mean_se(o) for o in outcomes]
-    best = max(range(len(cands)), key=lambda j: (means[j][0], -j))
-    opts = []
-    for j, a in enumerate(cands):
-        loss, loss_se = _mean_se([outcomes[best][i] - outcomes[j][i] for i in range(n)])
-        opts.append(OptionValue(a, means[j][0], means[j][1], loss, loss_se, fed[j] / n))
+    losses = cross_fit_losses(outcomes)
+    opts = [
+        OptionValue(a, means[j][0], means[j][1], losses[j][0], losses[j][1], fed[j] / n)
+        for j, a in enumerate(cands)
+    ]
     opts.sort(key=lambda o: (-o.mean, o.loss))
     return DecisionValues(tuple(opts), n)
