@@ -14,8 +14,13 @@ import json
 import os
 import time
 
-from paohuzi.analysis import Budget, Verdict, review_match
+from paohuzi.analysis import Budget, DecisionReview, Verdict, review_match
 from paohuzi.analysis.games import bot_match
+
+
+def _said(d: DecisionReview) -> str:
+    """One decision's verdict with its loss, error bar and worlds, for the comparison."""
+    return f"{d.verdict.value} {d.loss:.1f}±{d.loss_se:.1f} ({d.values.worlds} worlds)"
 
 
 def main() -> None:
@@ -58,17 +63,18 @@ def main() -> None:
     if args.stability:
         b = review_match(rec, (args.seat,), budget, 1)
         bad = {Verdict.MISTAKE, Verdict.BLUNDER}
-        pairs = [
-            (x.verdict, y.verdict)
+        both = [
+            (x, y)
             for x, y in zip(a.decisions(), b.decisions(), strict=True)
             if x.verdict in bad or y.verdict in bad
         ]
+        pairs = [(x.verdict, y.verdict) for x, y in both]
         same = sum(x == y for x, y in pairs)
         out["stability"] = {
             "judged_worse_than_inaccuracy": len(pairs),
             "same_verdict": same,
             "share": round(same / len(pairs), 4) if pairs else None,
-            "pairs": [f"{x.value}/{y.value}" for x, y in pairs],
+            "pairs": [f"{_said(x)} / {_said(y)}" for x, y in both],
         }
     print(json.dumps(out, ensure_ascii=False))
 
