@@ -20,7 +20,8 @@ from paohuzi.analysis.games import bot_match
 
 def _said(d: DecisionReview) -> str:
     """One decision's verdict with its loss, error bar and worlds, for the comparison."""
-    return f"{d.verdict.value} {d.loss:.1f}±{d.loss_se:.1f} ({d.values.worlds} worlds)"
+    worlds = d.values.worlds + d.values.refined
+    return f"{d.verdict.value} {d.loss:.1f}±{d.loss_se:.1f} ({worlds} worlds)"
 
 
 def main() -> None:

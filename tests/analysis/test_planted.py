@@ -12,12 +12,12 @@ from paohuzi.analysis.verdict import BLUNDER, INACCURACY
 from .planted import candidates, planted_round
 
 # kind: (deal seed, dealer, decision index, seat, planted action id, verdict, least loss)
-# "feed" and "wait" lose a blunder's worth of points on the estimate (≥ 7), but their
-# interval straddles the blunder threshold even at the review's most worlds, so they get
-# the milder grade, a mistake (verdict.py: the grade must be clear of its interval).
+# "wait" loses a blunder's worth of points on the estimate (≥ 7), but its interval
+# straddles the blunder threshold even at the review's most worlds, so it gets the milder
+# grade, a mistake (verdict.py: a grade's threshold must be clear of the interval).
 PLANTED = {
     "lou_hu": (0, 0, 24, 0, 20, Verdict.BLUNDER, BLUNDER),  # 过 where 胡 was legal (漏胡)
-    "feed": (34, 1, 19, 1, 9, Verdict.MISTAKE, BLUNDER),  # 打:十, which the next seat 胡s on
+    "feed": (34, 1, 19, 1, 9, Verdict.BLUNDER, BLUNDER),  # 打:十, which the next seat 胡s on
     "break": (3, 0, 10, 1, 1, Verdict.INACCURACY, INACCURACY),  # breaks a made group
     "wait": (1, 1, 22, 0, 0, Verdict.MISTAKE, BLUNDER),  # leaves no wait; the best kept one
 }

@@ -44,14 +44,14 @@ class Budget:
 
     samples: int = 16
     max_options: int = 6
-    refine: int = 16  # an unsettled verdict gets more batches: up to refine × samples worlds
+    refine: int = 32  # an unsettled verdict gets more batches: up to refine × samples worlds
     confirm: int = 4  # a mistake or blunder stands on at least min(confirm, refine) batches
 
     def __post_init__(self) -> None:
         if not 1 <= self.samples <= 1000:
             raise ValueError(f"samples must be 1..1000, got {self.samples!r}")
-        if not 1 <= self.refine <= 32:
-            raise ValueError(f"refine must be 1..32, got {self.refine!r}")
+        if not 1 <= self.refine <= 64:
+            raise ValueError(f"refine must be 1..64, got {self.refine!r}")
         if not 1 <= self.confirm <= 32:
             raise ValueError(f"confirm must be 1..32, got {self.confirm!r}")
         if not 2 <= self.max_options <= 20:
@@ -140,7 +140,7 @@ def review_decision(
         if o is None:
             return False
         severe = judge(o.loss, o.loss_se).rank >= Verdict.MISTAKE.rank
-        young = values.worlds < budget.samples * budget.confirm
+        young = values.worlds + values.refined < budget.samples * budget.confirm
         return unsettled(o.loss, o.loss_se) or (severe and young)
 
     values = value_options(

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..bots.handeval import DEFAULT_WEIGHTS, Weights
 from ..bots.heuristic import HeuristicBot
@@ -57,10 +57,16 @@ class OptionValue:
 
 @dataclass(frozen=True, slots=True)
 class DecisionValues:
-    """The valued options, best first, and how many sampled worlds they share."""
+    """The valued options, best first, and how many sampled worlds they share.
+
+    ``refined`` counts further worlds on which only the option in focus (the one
+    chosen) and the best of the shared worlds were played: the focus option's loss
+    rests on ``worlds + refined`` worlds, every other figure on ``worlds``.
+    """
 
     options: tuple[OptionValue, ...]
     worlds: int
+    refined: int = 0
 
     def option(self, aid: int) -> OptionValue | None:
         """The valued option with action id ``aid`` (None if it was not valued)."""
@@ -123,15 +129,49 @@ def value_options(
     cands = _candidates(v, rules, max_options, include)
     outcomes: list[list[float]] = [[] for _ in cands]
     fed = [0] * len(cands)
+    for _ in range(samples):
+        _play_world(v, rules, rng, me, cands, weights, outcomes, fed)
+    values = _values(cands, outcomes, fed)
+    focus = next((j for j, a in enumerate(cands) if include and a.id == include[0]), None)
+    if more is None or focus is None or not values.options:
+        return values
+    ref = cands.index(values.options[0].action)
+    diffs = cross_fit_diffs(outcomes, focus)
     cap = max(samples, max_samples or samples)
-    drawn = 0
-    while True:
-        for _ in range(samples):
-            _play_world(v, rules, rng, me, cands, weights, outcomes, fed)
+    drawn = samples
+    while drawn + samples <= cap and more(values):
+        diffs += _pair_diffs(v, rules, rng, me, cands[ref], cands[focus], weights, samples)
         drawn += samples
-        values = _values(cands, outcomes, fed)
-        if drawn + samples > cap or more is None or not values.options or not more(values):
-            return values
+        values = _refine(values, cands[focus].id, diffs)
+    return values
+
+
+def _pair_diffs(
+    v: SeatView,
+    rules: RuleSet,
+    rng: random.Random,
+    me: int,
+    ref: Action,
+    focus: Action,
+    weights: Weights,
+    samples: int,
+) -> list[float]:
+    """``ref``'s result less ``focus``'s on ``samples`` fresh worlds (0 when they are one)."""
+    if ref == focus:
+        return [0.0] * samples
+    pair: list[list[float]] = [[], []]
+    for _ in range(samples):
+        _play_world(v, rules, rng, me, (ref, focus), weights, pair, [0, 0])
+    return [b - c for b, c in zip(*pair, strict=True)]
+
+
+def _refine(values: DecisionValues, aid: int, diffs: Sequence[float]) -> DecisionValues:
+    """``values`` with option ``aid``'s loss measured on all of ``diffs``."""
+    loss, loss_se = _mean_se(diffs)
+    opts = tuple(
+        replace(o, loss=loss, loss_se=loss_se) if o.action.id == aid else o for o in values.options
+    )
+    return DecisionValues(opts, values.worlds, len(diffs) - values.worlds)
 
 
 def _play_world(
@@ -166,14 +206,18 @@ def cross_fit_losses(outcomes: Sequence[Sequence[float]]) -> list[tuple[float, f
     per-world difference and its error bar the standard error of those paired
     differences. With a single world the reference is that world's best.
     """
+    return [_mean_se(cross_fit_diffs(outcomes, j)) for j in range(len(outcomes))]
+
+
+def cross_fit_diffs(outcomes: Sequence[Sequence[float]], j: int) -> list[float]:
+    """Option ``j``'s per-world shortfall against the other half's best option."""
     n = len(outcomes[0])
     k = len(outcomes)
     halves = (range(0, n, 2), range(1, n, 2))
-    picks = [_best([sum(outcomes[j][i] for i in h) for j in range(k)]) for h in halves]
+    picks = [_best([sum(outcomes[m][i] for i in h) for m in range(k)]) for h in halves]
     if n < 2:
         picks = [_best([o[0] for o in outcomes])] * 2
-    ref = [picks[1 - i % 2] for i in range(n)]  # world i is in half i % 2
-    return [_mean_se([outcomes[ref[i]][i] - outcomes[j][i] for i in range(n)]) for j in range(k)]
+    return [outcomes[picks[1 - i % 2]][i] - outcomes[j][i] for i in range(n)]
 
 
 def _best(totals: Sequence[float]) -> int:
