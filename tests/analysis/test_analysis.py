@@ -136,3 +136,22 @@ def test_same_seed_same_review(record: Path) -> None:
     a = review_dict(review_match(rec, (2,), Budget(3, 3), 9))
     b = review_dict(review_match(rec, (2,), Budget(3, 3), 9))
     assert a == b
+
+
+def test_stability_benchmark_command() -> None:
+    """docs/analysis.md's stability command (shortened by --quick) compares two samplings."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    argv = ["--stability", "--bots", "rumen,heuristic,heuristic", "--seed", "2", "--quick"]
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "analysis.py"), *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    stability = json.loads(done.stdout)["stability"]
+    assert stability["same_verdict"] <= stability["judged_worse_than_inaccuracy"]
+    assert len(stability["pairs"]) == stability["judged_worse_than_inaccuracy"]
