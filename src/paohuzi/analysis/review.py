@@ -152,6 +152,7 @@ def review_decision(
         (aid,),
         more=more,
         max_samples=budget.samples * budget.refine,
+        shared=budget.confirm,
     )
     chosen = st.action(seat, aid)
     o = values.option(aid)

@@ -115,6 +115,7 @@ def value_options(
     weights: Weights = DEFAULT_WEIGHTS,
     more: Callable[[DecisionValues], bool] | None = None,
     max_samples: int | None = None,
+    shared: int = 1,
 ) -> DecisionValues:
     """Value the options of ``v`` on ``samples`` worlds drawn from the view (paired).
 
@@ -129,16 +130,22 @@ def value_options(
     cands = _candidates(v, rules, max_options, include)
     outcomes: list[list[float]] = [[] for _ in cands]
     fed = [0] * len(cands)
-    for _ in range(samples):
-        _play_world(v, rules, rng, me, cands, weights, outcomes, fed)
-    values = _values(cands, outcomes, fed)
+    cap = max(samples, max_samples or samples)
+    drawn = 0
+    while True:  # every option on the first batches: the best is picked on all of them
+        for _ in range(samples):
+            _play_world(v, rules, rng, me, cands, weights, outcomes, fed)
+        drawn += samples
+        values = _values(cands, outcomes, fed)
+        if drawn >= samples * shared or drawn + samples > cap or more is None:
+            break
+        if not values.options or not more(values):
+            return values
     focus = next((j for j, a in enumerate(cands) if include and a.id == include[0]), None)
     if more is None or focus is None or not values.options:
         return values
     ref = cands.index(values.options[0].action)
     diffs = cross_fit_diffs(outcomes, focus)
-    cap = max(samples, max_samples or samples)
-    drawn = samples
     while drawn + samples <= cap and more(values):
         diffs += _pair_diffs(v, rules, rng, me, cands[ref], cands[focus], weights, samples)
         drawn += samples
