@@ -14,8 +14,14 @@ import json
 import os
 import time
 
-from paohuzi.analysis import Budget, Verdict, review_match
+from paohuzi.analysis import Budget, DecisionReview, Verdict, review_match
 from paohuzi.analysis.games import bot_match
+
+
+def _said(d: DecisionReview) -> str:
+    """One decision's verdict with its loss, error bar and worlds, for the comparison."""
+    worlds = d.values.worlds + d.values.refined
+    return f"{d.verdict.value} {d.loss:.1f}±{d.loss_se:.1f} ({worlds} worlds)"
 
 
 def main() -> None:
@@ -24,6 +30,9 @@ def main() -> None:
     ap.add_argument("--seat", type=int, default=0)
     ap.add_argument("--budget", type=int, default=16, help="sampled worlds per decision")
     ap.add_argument("--options", type=int, default=6)
+    ap.add_argument(
+        "--refine", type=int, default=Budget().refine, help="batches an unsettled verdict may take"
+    )
     ap.add_argument("--seed", type=int, default=0, help="the match's seed")
     ap.add_argument("--bots", default="heuristic,heuristic,heuristic")
     ap.add_argument("--stability", action="store_true")
@@ -33,7 +42,7 @@ def main() -> None:
         args.rounds, args.budget = 1, 4
     names = args.bots.split(",")
     rec = bot_match(names, args.seed, args.rounds)
-    budget = Budget(args.budget, args.options)
+    budget = Budget(args.budget, args.options, args.refine)
     t0 = time.perf_counter()
     cpu0 = time.process_time()
     a = review_match(rec, (args.seat,), budget, 0)
@@ -45,6 +54,7 @@ def main() -> None:
         "seat": args.seat,
         "budget": args.budget,
         "options": args.options,
+        "refine": args.refine,
         "decisions": n,
         "seconds": round(seconds, 2),
         "cpu_seconds": round(time.process_time() - cpu0, 2),
@@ -54,16 +64,18 @@ def main() -> None:
     if args.stability:
         b = review_match(rec, (args.seat,), budget, 1)
         bad = {Verdict.MISTAKE, Verdict.BLUNDER}
-        pairs = [
-            (x.verdict, y.verdict)
+        both = [
+            (x, y)
             for x, y in zip(a.decisions(), b.decisions(), strict=True)
             if x.verdict in bad or y.verdict in bad
         ]
+        pairs = [(x.verdict, y.verdict) for x, y in both]
         same = sum(x == y for x, y in pairs)
         out["stability"] = {
             "judged_worse_than_inaccuracy": len(pairs),
             "same_verdict": same,
             "share": round(same / len(pairs), 4) if pairs else None,
+            "pairs": [f"{_said(x)} / {_said(y)}" for x, y in both],
         }
     print(json.dumps(out, ensure_ascii=False))
 

@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from paohuzi.analysis import Budget, Verdict, judge, review_dict, review_match, value_options
 from paohuzi.analysis.games import bot_match
-from paohuzi.analysis.verdict import BLUNDER, INACCURACY, MISTAKE
+from paohuzi.analysis.values import cross_fit_losses
+from paohuzi.analysis.verdict import BLUNDER, INACCURACY, MISTAKE, unsettled
 from paohuzi.bots.search import sample_assignment
 from paohuzi.cli.app import app
 from paohuzi.core.engine import determinize, new_game
@@ -29,9 +30,32 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_verdict_thresholds_and_error_bar() -> None:
     assert judge(INACCURACY - 0.01, 0.0) is Verdict.GOOD
     assert judge(INACCURACY, 0.0) is Verdict.INACCURACY
-    assert judge(MISTAKE, 0.1) is Verdict.MISTAKE
-    assert judge(BLUNDER, 0.1) is Verdict.BLUNDER
+    assert judge(MISTAKE, 0.0) is Verdict.MISTAKE
+    assert judge(BLUNDER + 0.3, 0.1) is Verdict.BLUNDER
     assert judge(BLUNDER * 2, BLUNDER) is Verdict.GOOD  # inside its error bar: no verdict
+
+
+def test_an_interval_straddling_a_threshold_gets_the_milder_grade() -> None:
+    assert judge(BLUNDER + 0.1, 0.1) is Verdict.MISTAKE
+    assert judge(MISTAKE + 1.0, 1.0) is Verdict.INACCURACY
+    assert judge(INACCURACY + 0.5, 1.0) is Verdict.GOOD  # not clear of zero
+    assert unsettled(BLUNDER + 0.1, 0.1) and unsettled(MISTAKE - 0.5, 0.5)
+    assert not unsettled(5.0, 0.5) and not unsettled(0.0, 0.2)
+
+
+def test_cross_fitted_losses_have_no_winners_curse() -> None:
+    """Six options with the same value: picking the best on the worlds that measure it
+    gives every other option a loss of about a standard error; cross-fitted, the
+    losses average about zero."""
+    rng = random.Random(4)
+    naive, fitted = [], []
+    for _ in range(200):
+        out = [[rng.gauss(0.0, 5.0) for _ in range(16)] for _ in range(6)]
+        means = [sum(o) / 16 for o in out]
+        naive += [max(means) - m for m in means]
+        fitted += [loss for loss, _se in cross_fit_losses(out)]
+    assert sum(naive) / len(naive) > 1.0
+    assert abs(sum(fitted) / len(fitted)) < 0.2
 
 
 def test_budget_bounds() -> None:
@@ -63,9 +87,8 @@ def test_options_are_paired_and_sorted() -> None:
     means = [o.mean for o in vals.options]
     assert means == sorted(means, reverse=True) and len(means) == min(5, len(v.legal))
     best = vals.options[0]
-    assert best.loss == 0.0 and best.loss_se == 0.0
-    for o in vals.options[1:]:
-        assert o.loss == pytest.approx(best.mean - o.mean)  # paired: same worlds
+    for o in vals.options[1:]:  # paired: every option measured against the same reference
+        assert o.loss - best.loss == pytest.approx(best.mean - o.mean)
 
 
 def test_review_json_shape_and_seat(record: Path) -> None:
@@ -113,3 +136,22 @@ def test_same_seed_same_review(record: Path) -> None:
     a = review_dict(review_match(rec, (2,), Budget(3, 3), 9))
     b = review_dict(review_match(rec, (2,), Budget(3, 3), 9))
     assert a == b
+
+
+def test_stability_benchmark_command() -> None:
+    """docs/analysis.md's stability command (shortened by --quick) compares two samplings."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    argv = ["--stability", "--bots", "rumen,heuristic,heuristic", "--seed", "2", "--quick"]
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "analysis.py"), *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    stability = json.loads(done.stdout)["stability"]
+    assert stability["same_verdict"] <= stability["judged_worse_than_inaccuracy"]
+    assert len(stability["pairs"]) == stability["judged_worse_than_inaccuracy"]

@@ -114,6 +114,7 @@ def decision_dict(d: DecisionReview) -> dict[str, Any]:
         "verdict_zh": d.verdict.zh,
         "tags": list(d.tags),
         "worlds": d.values.worlds,
+        "refined": d.values.refined,
         "options": [
             {
                 "id": o.action.id,

@@ -38,17 +38,22 @@ FANG_HU = "放胡"  # a discard another seat may 胡 on in every sampled world
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How hard to look: sampled worlds per decision (a batch), options valued at most,
-    and how many batches a decision whose verdict is still unsettled may take."""
+    how many batches a decision whose verdict is still unsettled may take, and on how
+    many batches at least a mistake or blunder must be confirmed (the rollouts' points
+    are heavy-tailed, so a few worlds can understate a loss's error bar)."""
 
     samples: int = 16
     max_options: int = 6
-    refine: int = 4  # an unsettled verdict gets more batches: up to refine × samples worlds
+    refine: int = 32  # an unsettled verdict gets more batches: up to refine × samples worlds
+    confirm: int = 4  # a mistake or blunder stands on at least min(confirm, refine) batches
 
     def __post_init__(self) -> None:
         if not 1 <= self.samples <= 1000:
             raise ValueError(f"samples must be 1..1000, got {self.samples!r}")
-        if not 1 <= self.refine <= 8:
-            raise ValueError(f"refine must be 1..8, got {self.refine!r}")
+        if not 1 <= self.refine <= 64:
+            raise ValueError(f"refine must be 1..64, got {self.refine!r}")
+        if not 1 <= self.confirm <= 32:
+            raise ValueError(f"confirm must be 1..32, got {self.confirm!r}")
         if not 2 <= self.max_options <= 20:
             raise ValueError(f"max_options must be 2..20, got {self.max_options!r}")
 
@@ -132,7 +137,11 @@ def review_decision(
 
     def more(values: DecisionValues) -> bool:
         o = values.option(aid)
-        return o is not None and unsettled(o.loss, o.loss_se)
+        if o is None:
+            return False
+        severe = judge(o.loss, o.loss_se).rank >= Verdict.MISTAKE.rank
+        young = values.worlds + values.refined < budget.samples * budget.confirm
+        return unsettled(o.loss, o.loss_se) or (severe and young)
 
     values = value_options(
         v,
@@ -143,6 +152,7 @@ def review_decision(
         (aid,),
         more=more,
         max_samples=budget.samples * budget.refine,
+        shared=budget.confirm,
     )
     chosen = st.action(seat, aid)
     o = values.option(aid)

@@ -6,6 +6,16 @@ read from the real state. Every option is played on the same sampled worlds to
 the end of the round by one fixed policy in all seats (the heuristic's fast
 player), so options are compared sample by sample (paired) and the luck of the
 hidden cards cancels out of their differences.
+
+Losses are cross-fitted against the winner's curse: the best option is picked on
+one half of the worlds (even-numbered, odd-numbered) and every option's loss is
+measured against that pick on the *other* half, then the halves swap. Picking
+and measuring on the same worlds would favour whichever option got lucky there
+and inflate every other option's loss; a pick made on separate worlds cannot
+have been lucky on the worlds that measure it. The rollouts are deterministic
+(the same world and option always end the same), so the only chance in a value
+is which worlds were drawn, and the error bar of a loss is the standard error
+of its per-world paired differences.
 """
 
 from __future__ import annotations
@@ -13,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..bots.handeval import DEFAULT_WEIGHTS, Weights
 from ..bots.heuristic import HeuristicBot
@@ -23,7 +33,7 @@ from ..core.engine import State
 from ..core.rules import RuleSet
 from ..core.views import SeatView
 
-__all__ = ["DecisionValues", "OptionValue", "value_options"]
+__all__ = ["DecisionValues", "OptionValue", "cross_fit_losses", "value_options"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +41,8 @@ class OptionValue:
     """One option: its mean balance change for the round (points) and what it risks.
 
     ``se`` is the standard error of ``mean``; ``loss``/``loss_se`` the paired mean
-    shortfall against the best option and its standard error; ``feed`` the share of
+    shortfall against the best option (cross-fitted: :func:`cross_fit_losses`)
+    and its standard error; ``feed`` the share of
     sampled worlds in which another seat may 胡 right after it (a discard fed to a
     win, 放胡).
     """
@@ -46,10 +57,16 @@ class OptionValue:
 
 @dataclass(frozen=True, slots=True)
 class DecisionValues:
-    """The valued options, best first, and how many sampled worlds they share."""
+    """The valued options, best first, and how many sampled worlds they share.
+
+    ``refined`` counts further worlds on which only the option in focus (the one
+    chosen) and the best of the shared worlds were played: the focus option's loss
+    rests on ``worlds + refined`` worlds, every other figure on ``worlds``.
+    """
 
     options: tuple[OptionValue, ...]
     worlds: int
+    refined: int = 0
 
     def option(self, aid: int) -> OptionValue | None:
         """The valued option with action id ``aid`` (None if it was not valued)."""
@@ -98,6 +115,7 @@ def value_options(
     weights: Weights = DEFAULT_WEIGHTS,
     more: Callable[[DecisionValues], bool] | None = None,
     max_samples: int | None = None,
+    shared: int = 1,
 ) -> DecisionValues:
     """Value the options of ``v`` on ``samples`` worlds drawn from the view (paired).
 
@@ -114,13 +132,53 @@ def value_options(
     fed = [0] * len(cands)
     cap = max(samples, max_samples or samples)
     drawn = 0
-    while True:
+    while True:  # every option on the first batches: the best is picked on all of them
         for _ in range(samples):
             _play_world(v, rules, rng, me, cands, weights, outcomes, fed)
         drawn += samples
         values = _values(cands, outcomes, fed)
-        if drawn + samples > cap or more is None or not values.options or not more(values):
+        if drawn >= samples * shared or drawn + samples > cap or more is None:
+            break
+        if not values.options or not more(values):
             return values
+    focus = next((j for j, a in enumerate(cands) if include and a.id == include[0]), None)
+    if more is None or focus is None or not values.options:
+        return values
+    ref = cands.index(values.options[0].action)
+    diffs = cross_fit_diffs(outcomes, focus)
+    while drawn + samples <= cap and more(values):
+        diffs += _pair_diffs(v, rules, rng, me, cands[ref], cands[focus], weights, samples)
+        drawn += samples
+        values = _refine(values, cands[focus].id, diffs)
+    return values
+
+
+def _pair_diffs(
+    v: SeatView,
+    rules: RuleSet,
+    rng: random.Random,
+    me: int,
+    ref: Action,
+    focus: Action,
+    weights: Weights,
+    samples: int,
+) -> list[float]:
+    """``ref``'s result less ``focus``'s on ``samples`` fresh worlds (0 when they are one)."""
+    if ref == focus:
+        return [0.0] * samples
+    pair: list[list[float]] = [[], []]
+    for _ in range(samples):
+        _play_world(v, rules, rng, me, (ref, focus), weights, pair, [0, 0])
+    return [b - c for b, c in zip(*pair, strict=True)]
+
+
+def _refine(values: DecisionValues, aid: int, diffs: Sequence[float]) -> DecisionValues:
+    """``values`` with option ``aid``'s loss measured on all of ``diffs``."""
+    loss, loss_se = _mean_se(diffs)
+    opts = tuple(
+        replace(o, loss=loss, loss_se=loss_se) if o.action.id == aid else o for o in values.options
+    )
+    return DecisionValues(opts, values.worlds, len(diffs) - values.worlds)
 
 
 def _play_world(
@@ -145,16 +203,45 @@ def _play_world(
         outcomes[j].append(playout_score(st, me, weights))
 
 
+def cross_fit_losses(outcomes: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
+    """Each option's loss against the best and its standard error, cross-fitted.
+
+    ``outcomes[j][i]`` is option ``j``'s result on world ``i``. On each world the
+    reference is the option with the best mean on the *other* half of the worlds
+    (even- and odd-numbered worlds), so the pick of the best is never scored on
+    the worlds that made it look best (no winner's curse). The loss is the mean
+    per-world difference and its error bar the standard error of those paired
+    differences. With a single world the reference is that world's best.
+    """
+    return [_mean_se(cross_fit_diffs(outcomes, j)) for j in range(len(outcomes))]
+
+
+def cross_fit_diffs(outcomes: Sequence[Sequence[float]], j: int) -> list[float]:
+    """Option ``j``'s per-world shortfall against the other half's best option."""
+    n = len(outcomes[0])
+    k = len(outcomes)
+    halves = (range(0, n, 2), range(1, n, 2))
+    picks = [_best([sum(outcomes[m][i] for i in h) for m in range(k)]) for h in halves]
+    if n < 2:
+        picks = [_best([o[0] for o in outcomes])] * 2
+    return [outcomes[picks[1 - i % 2]][i] - outcomes[j][i] for i in range(n)]
+
+
+def _best(totals: Sequence[float]) -> int:
+    """The index of the largest total (the first on ties)."""
+    return max(range(len(totals)), key=lambda j: (totals[j], -j))
+
+
 def _values(cands: Sequence[Action], outcomes: list[list[float]], fed: list[int]) -> DecisionValues:
-    """Means, standard errors and paired losses against the best, best first."""
+    """Means, standard errors and cross-fitted paired losses, best (by mean) first."""
     n = len(outcomes[0])
     if n == 0:
         return DecisionValues((), 0)
     means = [_mean_se(o) for o in outcomes]
-    best = max(range(len(cands)), key=lambda j: (means[j][0], -j))
-    opts = []
-    for j, a in enumerate(cands):
-        loss, loss_se = _mean_se([outcomes[best][i] - outcomes[j][i] for i in range(n)])
-        opts.append(OptionValue(a, means[j][0], means[j][1], loss, loss_se, fed[j] / n))
+    losses = cross_fit_losses(outcomes)
+    opts = [
+        OptionValue(a, means[j][0], means[j][1], losses[j][0], losses[j][1], fed[j] / n)
+        for j, a in enumerate(cands)
+    ]
     opts.sort(key=lambda o: (-o.mean, o.loss))
     return DecisionValues(tuple(opts), n)

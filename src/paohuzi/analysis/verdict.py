@@ -1,8 +1,13 @@
 """Verdicts on a decision's loss, with the thresholds stated (in points for the round).
 
-A verdict worse than good needs the paired loss to clear its error bar
-(``Z`` standard errors): a difference the sampling cannot tell from noise is
-never called a mistake.
+A mistake or a blunder is given only when the loss's whole interval (± ``Z``
+standard errors) lies above its threshold; when the interval straddles a
+threshold the milder of the two grades is given, so a loss near a threshold
+does not flip between grades from one sampling to the next. An inaccuracy
+needs the loss to reach its threshold and its interval to clear zero: a
+difference the sampling cannot tell from noise is never called a mistake. The
+review samples more worlds while an interval straddles a threshold
+(:func:`unsettled`), up to its budget.
 """
 
 from __future__ import annotations
@@ -49,21 +54,31 @@ _ZH = {"good": "好", "inaccuracy": "欠佳", "mistake": "失误", "blunder": "�
 
 
 def judge(loss: float, loss_se: float) -> Verdict:
-    """The verdict on a loss of ``loss`` points (±``loss_se``) against the best option."""
-    if loss < INACCURACY or loss <= Z * loss_se:
-        return Verdict.GOOD
-    if loss >= BLUNDER:
+    """The verdict on a loss of ``loss`` points (±``loss_se``) against the best option.
+
+    A mistake or blunder needs the interval's lower end, ``loss - Z·loss_se``, to
+    clear its threshold (straddling it gives the milder grade); an inaccuracy
+    needs a loss of at least its threshold that clears zero by ``Z`` errors.
+    """
+    low = loss - Z * loss_se
+    if low >= BLUNDER:
         return Verdict.BLUNDER
-    if loss >= MISTAKE:
+    if low >= MISTAKE:
         return Verdict.MISTAKE
-    return Verdict.INACCURACY
+    if loss >= INACCURACY and low > 0:
+        return Verdict.INACCURACY
+    return Verdict.GOOD
 
 
 def unsettled(loss: float, loss_se: float) -> bool:
-    """Whether one more batch of worlds could change the verdict: a threshold lies
-    within one standard error of the loss."""
-    return any(abs(loss - t) < loss_se for t in (INACCURACY, MISTAKE, BLUNDER)) or (
-        loss >= INACCURACY and abs(loss - Z * loss_se) < loss_se
+    """Whether more worlds could change the grade: the interval ``loss ± Z·loss_se``
+    straddles the mistake or blunder threshold, or zero for a loss of an inaccuracy's
+    size, or the loss lies within an error of the inaccuracy threshold."""
+    bar = Z * loss_se
+    return (
+        any(abs(loss - t) < bar for t in (MISTAKE, BLUNDER))
+        or (loss >= INACCURACY and loss <= bar)
+        or abs(loss - INACCURACY) < loss_se
     )
 
 
@@ -72,9 +87,12 @@ def thresholds_text(lang: str = "en") -> str:
     if lang == "zh":
         return (
             f"判定: 损失 ≥{INACCURACY:g} 分为欠佳, ≥{MISTAKE:g} 为失误, ≥{BLUNDER:g} 为大错"
-            f" (且须超出 {Z:g} 倍标准误)"
+            f" (失误、大错须损失减 {Z:g} 倍标准误仍达门槛, 跨两档时取轻者;"
+            f" 欠佳须超出 {Z:g} 倍标准误)"
         )
     return (
         f"verdicts: a loss of ≥{INACCURACY:g} points is an inaccuracy, ≥{MISTAKE:g} a mistake,"
-        f" ≥{BLUNDER:g} a blunder (and it must exceed {Z:g} standard errors)"
+        f" ≥{BLUNDER:g} a blunder; a mistake or blunder needs the loss less {Z:g} standard"
+        " errors to reach its threshold (the milder grade when the interval straddles two),"
+        f" an inaccuracy a loss beyond {Z:g} standard errors"
     )
