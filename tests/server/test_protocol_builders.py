@@ -101,8 +101,8 @@ CASES: list[tuple[type[BaseModel], Callable[[], list[dict[str, Any]]]]] = [
     (
         p.MatchOver,
         lambda: [
-            p.match_over_dict(9, [10, -4, -6], [110, 96, 94], False, "ledger"),
-            p.match_over_dict(9, [0, 0, 0], [0, 0, 0], True, "local"),
+            p.match_over_dict(9, [10, -4, -6], [110, 96, 94], False, "ledger", 8),
+            p.match_over_dict(9, [0, 0, 0], [0, 0, 0], True, "local", 0),
         ],
     ),
     (p.Pong, lambda: [p.pong_dict()]),

@@ -371,6 +371,7 @@ class MatchOver(_Msg):
     """The match has ended: each seat's net 悟性 and the balances.
 
     ``dissolved``: it ended early by a 解散 vote (the round in play was not settled).
+    ``played``: the rounds settled (each one's 结算 is at ``/matches/{id}/rounds/{n}``).
     ``scoring``: "ledger" (the standard rules: settled onto the players' 悟性) or "local"
     (a room's own rules: the totals and balances are room-local scores; no account moved).
     """
@@ -381,6 +382,7 @@ class MatchOver(_Msg):
     balances: list[int]
     dissolved: bool = False
     scoring: Literal["ledger", "local"] = "ledger"
+    played: int = Field(default=0, ge=0)
 
 
 class Pong(_Msg):
@@ -528,10 +530,12 @@ def match_over_dict(
     balances: list[int],
     dissolved: bool,
     scoring: Literal["ledger", "local"],
+    played: int = 0,
 ) -> dict[str, Any]:
     """A :class:`MatchOver` message."""
     return {"type": "match_over", "match_id": match_id, "totals": totals,
-            "balances": balances, "dissolved": dissolved, "scoring": scoring}  # fmt: skip
+            "balances": balances, "dissolved": dissolved, "scoring": scoring,
+            "played": played}  # fmt: skip
 
 
 def pong_dict() -> dict[str, Any]:

@@ -366,7 +366,8 @@ class Table:
         """The ``match_over`` message."""
         return match_over_dict(self.match_id, list(self.match.totals()),
                                list(self.match.balances), self.dissolved,
-                               "ledger" if self.ledger else "local")  # fmt: skip
+                               "ledger" if self.ledger else "local",
+                               len(self.match.finished))  # fmt: skip
 
     def _tell_all(self, msg: dict[str, Any]) -> None:
         """Queue ``msg`` (encoded once) on every socket."""

@@ -146,9 +146,10 @@ def result_json_of(record: bytes, match_id: int, rnd: int) -> bytes:
     """Round ``rnd``'s 结算 (``result_json``) from an encoded finished match record, as
     compact JSON (CPU-bound: run it in a thread)."""
     rec = MatchRecord.from_dict(json.loads(record))
-    if not 0 <= rnd < len(rec.rounds):
+    st = _replayed(rec, rnd) if 0 <= rnd < len(rec.rounds) else None
+    if st is None or st.result is None:  # (a dissolved match's last round: never settled)
         raise ApiError("not_finished", f"round {rnd} of match {match_id} is not over", 404)
-    return _compact({"round": rnd, **result_json(_replayed(rec, rnd))})
+    return _compact({"round": rnd, **result_json(st)})
 
 
 def _replayed(rec: MatchRecord, rnd: int) -> State:

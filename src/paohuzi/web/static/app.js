@@ -450,7 +450,8 @@ function Summary({ over, me, nm }) {
   useEffect(() => {
     // The top bar's 悟性 moved with the match: ask for it again.
     if (session.token) api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(() => {});
-    const n = S.room ? S.room.rounds : 0;
+    // The rounds settled (a dissolved match's round in play has no 结算).
+    const n = over.played ?? (S.room ? S.room.rounds : 0);
     Promise.all(Array.from({ length: n }, (_, i) => api("GET", `/matches/${over.match_id}/rounds/${i}`).catch(() => null)))
       .then((rs) => setRounds(rs.filter(Boolean)));
   }, [over.match_id]);
