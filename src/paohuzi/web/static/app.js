@@ -11,6 +11,8 @@ import { Game } from "./game.js";
 import { t, lang, setLang, errorWords } from "./i18n.js";
 import { Countdown, Table, eventWords, seatWord } from "./table.js";
 import { AnalysisPanel, AnalysisStats } from "./analysis.js";
+import { TipButton, TipPanel, tipOffered } from "./tip.js";
+import { landEvents, noteChoice, noteEvent, resetMotion } from "./motion.js";
 
 // ---------------------------------------------------------------- the store
 
@@ -23,6 +25,7 @@ const S = {
   selected: null,
   hintOn: false,
   hint: null,
+  tip: null, // 提示 (practice): {step, loading} | {step, error} | {step, worlds, options}
   settlement: null, // a finished round's 结算 shown over the table
   settlementQueue: [],
   asked: new Set(), // the rounds whose 结算 was fetched (live, or after a reload)
@@ -41,6 +44,9 @@ export function rerender() {
   requestAnimationFrame(() => {
     scheduled = false;
     render(html`<${App} />`, document.getElementById("app"));
+    // Cards fly once the table shows their events (motion.js; live events only).
+    const snap = S.game && S.game.snapshot;
+    landEvents(snap ? snap.seq : null);
   });
 }
 
@@ -76,6 +82,7 @@ function leaveGameUnlessNeeded() {
   if (S.game && (S.game.code !== code || S.game.spectate !== (r.name === "watch"))) {
     S.game.close();
     S.game = null;
+    resetMotion();
     S.log = [];
     S.settlement = null;
     S.settlementQueue = [];
@@ -83,6 +90,7 @@ function leaveGameUnlessNeeded() {
     S.said = [];
     S.summaryShown = false;
     S.hint = null;
+    S.tip = null;
   }
 }
 
@@ -122,6 +130,7 @@ function startGame(code, spectate, invite) {
       if (live && (m.event.kind === "draw" || m.event.kind === "discard")) S.flashKey = m.seq;
       if (live && m.event.kind === "settle") queueSettlement(m.round);
       if (live && sound) S.lastSound = sound.play(m.event.kind) || S.lastSound;
+      if (live) noteEvent(m, me); // before S.selected is cleared: the picked card flies
       if (live) S.selected = null;
     },
     onError: (m) => toast(errorWords(m.code, m.reason)),
@@ -177,8 +186,27 @@ async function fetchHint() {
   if (S.game && S.game.snapshot && S.hint && S.hint.step !== null && S.hint.step !== S.game.snapshot.step) fetchHint();
 }
 
+/** 提示: value the open decision's options (practice games only); again: close it. */
+async function askTip() {
+  const g = S.game;
+  if (!tipOffered(g)) return;
+  const step = g.snapshot.step;
+  if (S.tip && S.tip.step === step) { S.tip = null; rerender(); return; }
+  S.tip = { step, loading: true };
+  rerender();
+  let tip;
+  try {
+    tip = { step, ...(await api("POST", `/rooms/${g.code}/hint`)) };
+  } catch (e) {
+    tip = { step, error: e instanceof ApiError ? errorWords(e.code, e.reason) : String(e) };
+  }
+  // The answer is for that decision only: once the table moved on it is dropped.
+  if (S.game === g && S.tip && S.tip.step === step) { S.tip = tip; rerender(); }
+}
+
 function act(id) {
   if (!S.game) return;
+  noteChoice(); // where the discarded card was, for its flight (motion.js)
   S.selected = null;
   S.game.act(id);
 }
@@ -197,6 +225,7 @@ document.addEventListener("keydown", (e) => {
   if (/^[1-9]$/.test(e.key) && claims[Number(e.key) - 1]) { act(claims[Number(e.key) - 1].id); return; }
   if (e.key === "p") { const p = claims.find((a) => a.text === "过"); if (p) act(p.id); return; }
   if (e.key === "t") { toggleHint(); return; }
+  if (e.key === "h") { askTip(); return; }
   if (!discards.length) return;
   const buttons = [...document.querySelectorAll(".hand-card.can")];
   if (!buttons.length) return;
@@ -519,6 +548,11 @@ function TableScreen({ spectate }) {
         onClick=${() => { g.say(i); S.chatOpen = false; rerender(); }}>${t(`phrase_${i}`)}</button>`)}</div>`;
   const bubbles = S.said.length > 0 && html`<ul class="said" aria-live="polite">${S.said.map((m) => html`<li key=${m.at} data-said=${m.seat}>
       <b>${seatWord(m.seat, me, nm)}</b>：${t(`phrase_${m.phrase}`)}</li>`)}</ul>`;
+  const tipNow = !spectate && tipOffered(g);
+  const tipShown = tipNow && S.tip && S.tip.step === snap.step;
+  const actions = tipNow && html`<div class="tip-area">
+    <${TipButton} open=${!!tipShown} busy=${!!(tipShown && S.tip.loading)} onClick=${askTip} />
+    ${tipShown && html`<${TipPanel} tip=${S.tip} onClose=${() => { S.tip = null; rerender(); }} />`}</div>`;
   closeDealtSettlement();
   const showSummary = g.over && !S.settlement && !S.fetching;
   return html`<main class="screen play">
@@ -526,7 +560,7 @@ function TableScreen({ spectate }) {
     <${Table} v=${snap.view} me=${me} names=${nm} legal=${snap.legal} onAct=${spectate ? null : act}
       pending=${g.busy} log=${S.log} hint=${S.hint} showHint=${S.hintOn && !spectate}
       selected=${S.selected} onSelect=${(s) => { S.selected = s; rerender(); }} flashKey=${S.flashKey}
-      maxCols=${maxCols} header=${header} seats=${g.seats} deadline=${g.deadline}
+      maxCols=${maxCols} header=${header} actions=${actions} seats=${g.seats} deadline=${g.deadline}
       clocks=${S.settlement ? [null, null, null] : g.clocks} timeLimit=${snap.time_limit} />
     ${chat}
     ${bubbles}

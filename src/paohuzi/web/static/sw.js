@@ -3,7 +3,7 @@
 // state (API calls, the socket) always comes from the server.
 const CACHE = "phz-static-v1";
 const SHELL = ["/", "/static/style.css", "/static/app.js", "/static/api.js", "/static/cards.js",
-  "/static/game.js", "/static/i18n.js", "/static/table.js", "/static/sound.js",
+  "/static/game.js", "/static/i18n.js", "/static/table.js", "/static/sound.js", "/static/motion.js", "/static/tip.js",
   "/static/vendor/htm-preact-standalone.js", "/static/manifest.webmanifest", "/static/icons/icon-192.png"];
 
 self.addEventListener("install", (e) => {

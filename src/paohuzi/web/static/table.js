@@ -214,11 +214,12 @@ function Hand({ hand, discards, selected, onSelect, onDiscard, maxCols, marked }
 
 /**
  * The whole table from ``v`` (a seat's view). ``me`` is the seat at the bottom (null: a
- * spectator, seat 0 at the bottom). ``legal`` and ``onAct`` make it playable.
+ * spectator, seat 0 at the bottom). ``legal`` and ``onAct`` make it playable; ``actions``
+ * (the 提示 button and its panel) sits in the action area above the claim bar.
  */
 export function Table(props) {
   const { v, me, names, legal = [], onAct, pending, log = [], hint, showHint, selected, onSelect,
-    flashKey, maxCols = 8, header, seats, deadline, clocks = [null, null, null], timeLimit = null } = props;
+    flashKey, maxCols = 8, header, actions = null, seats, deadline, clocks = [null, null, null], timeLimit = null } = props;
   const panel = (seat, pos, extra = {}) => html`<${SeatPanel} v=${v} seat=${seat} me=${me} names=${names}
     pos=${pos} turn=${turnSeat === seat} status=${st(seat)} clock=${v.phase === "over" ? null : clocks[seat]}
     total=${timeLimit} ...${extra} />`;
@@ -257,6 +258,7 @@ export function Table(props) {
     ${panel(bottom, "bottom", { hideHand: me !== null && me !== undefined })}
     ${status && html`<div class=${`status ${myTurn || claims.length ? "mine" : ""}`} role="status">${status}
       ${deadline && (myTurn || claims.length > 0) && html` · <${Countdown} deadline=${deadline} />`}</div>`}
+    ${actions}
     ${onAct && html`<${ClaimBar} options=${claims} onAct=${onAct} disabled=${!!pending} />`}
     ${showHint && html`<${Hint} hint=${hint} />`}
     ${me !== null && me !== undefined && html`<${Hand} hand=${hand} discards=${onAct && !pending ? discards : {}}

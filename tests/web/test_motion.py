@@ -1,0 +1,259 @@
+"""Cards that travel (motion.js) and 提示 in practice games (tip.js), in Debian's Chromium.
+
+A recorder installed before the page's own scripts watches every flying copy the page adds
+(``.flying`` under ``<body>``): its first box as inserted, its box at every frame until it is
+removed, the discarding seat's panel and the box of the card it lands on. A discard must
+start inside its source (the picked hand card itself, or the other seat's panel) and end on
+the played card's box; a context that prefers reduced motion must never make one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paohuzi.server.process import ServerProcess
+from paohuzi.web.screenshots import PHONE, bot_room, http, step
+
+from .conftest import guest
+
+_RECORDER = """(() => {
+  window.__flights = [];
+  const rect = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  const lastOf = (sel, face) => { const a = [...document.querySelectorAll(sel)]
+    .filter((e) => e.dataset.face === face); return a.length ? a[a.length - 1] : null; };
+  const watch = (n) => {
+    const seat = n.dataset.seat, face = n.dataset.face || null, kind = n.dataset.flight;
+    const f = { kind, seat: Number(seat), face, first: rect(n), boxes: [], t0: performance.now(),
+      pointer: getComputedStyle(n).pointerEvents, hidden: n.getAttribute('aria-hidden'),
+      area: rect(document.querySelector(`.seat-panel[data-seat="${seat}"]`)),
+      chosen: window.__chosen || null, target: null, t1: null };
+    if (kind === 'discard' || kind === 'draw') f.target = rect(
+      document.querySelector(`.offer .card[data-face="${face}"]`)
+      || lastOf(`.seat-panel[data-seat="${seat}"] .seat-pile .card`, face));
+    window.__flights.push(f);
+    const sample = () => {
+      if (!n.isConnected) { f.t1 = performance.now(); return; }
+      f.boxes.push(rect(n));
+      requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  };
+  const start = () => new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
+    if (n instanceof Element && n.classList.contains('flying')) watch(n); })
+    .observe(document.body, { childList: true });
+  if (document.body) start(); else document.addEventListener('DOMContentLoaded', start);
+})();"""
+
+
+def _context(browser: Any, login: dict[str, Any], **kw: Any) -> Any:
+    """A phone-sized context signed in as ``login``, with the flight recorder."""
+    ctx = browser.new_context(viewport=PHONE, **kw)
+    ctx.set_default_timeout(8000)
+    token, account = json.dumps(login["token"]), json.dumps(json.dumps(login["account"]))
+    ctx.add_init_script(
+        f"localStorage.setItem('phz.token', {token}); localStorage.setItem('phz.account', {account});"
+    )
+    ctx.add_init_script(_RECORDER)
+    return ctx
+
+
+def _start(page: Any, srv: ServerProcess, code: str) -> None:
+    page.goto(f"{srv.http}/#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".hand-card")
+
+
+def _discard(page: Any) -> bool:
+    """Pick a discardable card, note its box (the flight's source), then discard it."""
+    card = page.locator(".hand-card.can").first
+    try:
+        card.click(timeout=2000)
+        page.wait_for_timeout(150)  # the picked card's lift (.12 s) has ended
+        box = page.evaluate("() => { const r = document.querySelector('.hand-card.selected .card')"
+                            ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }")  # fmt: skip
+        page.evaluate(f"() => {{ window.__chosen = {json.dumps(box)}; }}")
+        page.locator(".hand-card.can.selected").click(timeout=2000)
+    except Exception:  # the table moved on under the click: look again
+        return False
+    return True
+
+
+def _play_until(page: Any, done: Any, seconds: float = 90) -> None:
+    """Decide at every turn (our own discards by hand, claims by ``step``) until ``done()``."""
+    for _ in range(int(seconds * 10)):
+        if done():
+            return
+        if page.locator(".settlement").count():
+            return
+        if page.locator("button.claim:enabled").count():
+            step(page, settle=False)
+        elif page.locator(".hand-card.can").count() and not page.locator(".overlay").count():
+            _discard(page)
+        page.wait_for_timeout(100)
+
+
+def _near(a: list[float], b: list[float], px: float) -> bool:
+    return all(abs(x - y) <= px for x, y in zip(a, b, strict=True))
+
+
+def _inside(a: list[float], area: list[float]) -> bool:
+    return (a[0] >= area[0] - 0.5 and a[1] >= area[1] - 0.5
+            and a[2] <= area[2] + 0.5 and a[3] <= area[3] + 0.5)  # fmt: skip
+
+
+def _landed(f: dict[str, Any]) -> bool:
+    """A flight that ran to its end (not pushed out early by a newer one)."""
+    return f["t1"] is not None and f["t1"] - f["t0"] >= 240 and len(f["boxes"]) >= 3
+
+
+def test_a_discard_flies_from_its_source_to_the_played_card(
+    browser: Any, web: ServerProcess, shots: Path
+) -> None:
+    code, login = bot_room(web.http, "飞牌", 1, 11)
+    ctx = _context(browser, login)
+    page = ctx.new_page()
+    _start(page, web, code)
+    me = page.evaluate("() => window.__phz.game.snapshot.seat")
+    flights = lambda: page.evaluate("() => window.__flights")  # noqa: E731
+
+    def enough() -> bool:
+        fs = [f for f in flights() if f["kind"] == "discard" and _landed(f) and f["target"]]
+        return any(f["seat"] == me for f in fs) and any(f["seat"] != me for f in fs)
+
+    # A reload at our turn: the snapshot and the events caught up with fly nothing.
+    page.wait_for_selector(".hand-card.can, button.claim:enabled", timeout=15000)
+    page.reload()
+    page.wait_for_selector(".hand-card.can, button.claim:enabled", timeout=15000)
+    page.wait_for_timeout(800)
+    assert flights() == []
+    _play_until(page, enough)
+    fs = flights()
+    assert fs, "no card flew"
+    for f in fs:
+        assert f["pointer"] == "none" and f["hidden"] == "true", f
+    discards = [f for f in fs if f["kind"] == "discard" and _landed(f) and f["target"]]
+    mine = [f for f in discards if f["seat"] == me]
+    theirs = [f for f in discards if f["seat"] != me]
+    assert mine and theirs, fs
+    for f in mine:  # from the picked hand card itself, onto the card shown played
+        assert f["chosen"] and _near(f["first"], f["chosen"], 3), f
+        assert _near(f["boxes"][-1], f["target"], 3), f
+        assert not _near(f["first"], f["target"], 20), f  # it did travel
+    for f in theirs:  # from inside the other seat's panel, onto the card shown played
+        assert _inside(f["first"], f["area"]), f
+        assert _near(f["boxes"][-1], f["target"], 3), f
+    # Transform only, and bounded: at most three copies at once, none left behind.
+    assert page.locator(".flying").count() <= 3
+    page.wait_for_timeout(600)
+    assert page.locator(".flying").count() == 0
+    # Mid-flight at phone size, slowed down (the page's own timing is 280 ms).
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.05})
+
+    def in_air() -> bool:
+        return bool(page.locator(".flying").count())
+
+    _play_until(page, in_air, 30)
+    assert in_air()
+    page.screenshot(path=str(shots / "motion-phone-midflight.png"))
+    ctx.close()
+
+
+def test_reduced_motion_never_flies_a_card(browser: Any, web: ServerProcess) -> None:
+    code, login = bot_room(web.http, "不动", 1, 11)
+    ctx = _context(browser, login, reduced_motion="reduce")
+    page = ctx.new_page()
+    _start(page, web, code)
+    assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    moves = {"n": 0}
+
+    def played() -> bool:
+        moves["n"] = len(page.evaluate("() => window.__phz.log"))
+        return moves["n"] >= 12
+
+    _play_until(page, played)
+    assert moves["n"] >= 12
+    assert page.evaluate("() => window.__flights") == []
+    ctx.close()
+
+
+def _tip_texts(page: Any) -> list[str]:
+    page.wait_for_selector("[data-tip-option]", timeout=60000)
+    return [str(x) for x in page.locator("[data-tip-option]").evaluate_all(
+        "(els) => els.map((e) => e.dataset.text)")]  # fmt: skip
+
+
+def test_tip_in_a_practice_game_shows_every_option_valued(
+    browser: Any, web: ServerProcess, shots: Path
+) -> None:
+    code, login = bot_room(web.http, "练习", 1, 5)
+    ctx = _context(browser, login)
+    page = ctx.new_page()
+    _start(page, web, code)
+    # Wait for a decision of ours with a choice (a discard turn, or a claim).
+    page.wait_for_function("() => { const s = window.__phz.game.snapshot;"
+                           " return s && s.legal.length >= 2; }", timeout=30000)  # fmt: skip
+    button = page.get_by_role("button", name="提示：这一步每个选择的期望得分（快捷键 h）")
+    assert button.count() == 1
+    button.focus()  # keyboard reachable: focused and pressed with Enter
+    page.keyboard.press("Enter")
+    shown = _tip_texts(page)
+    legal = page.evaluate("() => window.__phz.game.snapshot.legal.map((a) => a.text)")
+    assert sorted(shown) == sorted(legal), (shown, legal)
+    values = page.locator("[data-tip-option] [data-value]").evaluate_all(
+        "(els) => els.map((e) => Number(e.dataset.value))"
+    )
+    assert values == sorted(values, reverse=True), values  # best first
+    assert page.locator("[data-tip-option].best .tip-best").count() == 1
+    assert "±" in page.locator("[data-tip-option]").first.inner_text()
+    page.screenshot(path=str(shots / "tip-phone.png"))
+    # The same in English.
+    page.locator(".tip-panel button").click()  # closed
+    assert page.locator("[data-tip]").count() == 0
+    page.evaluate("() => localStorage.setItem('phz.lang', 'en')")
+    page.reload()
+    page.wait_for_function("() => { const s = window.__phz.game && window.__phz.game.snapshot;"
+                           " return s && s.legal.length >= 2; }", timeout=30000)  # fmt: skip
+    page.keyboard.press("h")
+    assert sorted(_tip_texts(page)) == sorted(legal)
+    assert "Best" in page.locator("[data-tip]").inner_text()
+    ctx.close()
+
+
+def test_no_tip_when_another_person_is_seated(browser: Any, web: ServerProcess) -> None:
+    logins = [guest(web, n) for n in ("甲", "乙", "丙")]
+    tok = [x["token"] for x in logins]
+    code = http(web.http, "POST", "/rooms", {"rounds": 1, "public": True}, tok[0])["code"]
+    http(web.http, "POST", f"/rooms/{code}/seed", {"seed": 5}, tok[0])
+    for i, t in enumerate(tok):
+        http(web.http, "POST", f"/rooms/{code}/join", {"seat": i}, t)
+    http(web.http, "POST", f"/rooms/{code}/start", {}, tok[0])
+    # The seat with a decision open: its page has everything but the 提示 button.
+    ctx = page = None
+    for login in logins:
+        ctx = _context(browser, login)
+        page = ctx.new_page()
+        page.goto(f"{web.http}/#/room/{code}")
+        page.wait_for_selector(".table")
+        page.wait_for_timeout(300)
+        if page.evaluate("() => window.__phz.game.snapshot.legal.length") >= 2:
+            break
+        ctx.close()
+    else:
+        pytest.fail("no seat has a decision")
+    assert page.locator(".hand-card.can, button.claim:enabled").count()
+    assert page.locator("[data-tip-button]").count() == 0
+    page.keyboard.press("h")
+    page.wait_for_timeout(300)
+    assert page.locator("[data-tip]").count() == 0
+    seat = page.evaluate("() => window.__phz.game.snapshot.seat")
+    with pytest.raises(Exception, match="403"):  # and the server says no as well
+        http(web.http, "POST", f"/rooms/{code}/hint", None, tok[seat])
+    ctx.close()
+
