@@ -19,6 +19,7 @@ from paohuzi.server.process import ServerProcess
 from paohuzi.web.screenshots import PHONE, bot_room, http, step
 
 from .conftest import guest
+from .test_a11y import _critical
 
 _RECORDER = """(() => {
   window.__flights = [];
@@ -115,7 +116,7 @@ def test_a_discard_flies_from_its_source_to_the_played_card(
     browser: Any, web: ServerProcess, shots: Path
 ) -> None:
     code, login = bot_room(web.http, "飞牌", 1, 11)
-    ctx = _context(browser, login)
+    ctx = _context(browser, login, bypass_csp=True)  # axe is injected mid-flight
     page = ctx.new_page()
     _start(page, web, code)
     me = page.evaluate("() => window.__phz.game.snapshot.seat")
@@ -162,6 +163,7 @@ def test_a_discard_flies_from_its_source_to_the_played_card(
     _play_until(page, in_air, 30)
     assert in_air()
     page.screenshot(path=str(shots / "motion-phone-midflight.png"))
+    _critical(page, "mid-flight")
     ctx.close()
 
 
@@ -193,7 +195,7 @@ def test_tip_in_a_practice_game_shows_every_option_valued(
     browser: Any, web: ServerProcess, shots: Path
 ) -> None:
     code, login = bot_room(web.http, "练习", 1, 5)
-    ctx = _context(browser, login)
+    ctx = _context(browser, login, bypass_csp=True)  # axe is injected with 提示 open
     page = ctx.new_page()
     _start(page, web, code)
     # Wait for a decision of ours with a choice (a discard turn, or a claim).
@@ -213,6 +215,7 @@ def test_tip_in_a_practice_game_shows_every_option_valued(
     assert page.locator("[data-tip-option].best .tip-best").count() == 1
     assert "±" in page.locator("[data-tip-option]").first.inner_text()
     page.screenshot(path=str(shots / "tip-phone.png"))
+    _critical(page, "提示")
     # The same in English.
     page.locator(".tip-panel button").click()  # closed
     assert page.locator("[data-tip]").count() == 0
