@@ -44,11 +44,16 @@ _RECORDER = """(() => {
     };
     requestAnimationFrame(sample);
   };
-  const start = () => new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
-    if (n instanceof Element && n.classList.contains('flying')) watch(n); })
-    .observe(document.body, { childList: true });
+  const start = () => new MutationObserver((ms) => {
+    for (const m of ms) for (const n of m.addedNodes)
+      if (n instanceof Element && n.classList.contains('flying')) watch(n);
+  }).observe(document.body, { childList: true });
   if (document.body) start(); else document.addEventListener('DOMContentLoaded', start);
 })();"""
+
+
+_PICKED = """() => { const r = document.querySelector('.hand-card.selected .card')
+  .getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"""
 
 
 def _context(browser: Any, login: dict[str, Any], **kw: Any) -> Any:
@@ -57,7 +62,8 @@ def _context(browser: Any, login: dict[str, Any], **kw: Any) -> Any:
     ctx.set_default_timeout(8000)
     token, account = json.dumps(login["token"]), json.dumps(json.dumps(login["account"]))
     ctx.add_init_script(
-        f"localStorage.setItem('phz.token', {token}); localStorage.setItem('phz.account', {account});"
+        f"localStorage.setItem('phz.token', {token});"
+        f" localStorage.setItem('phz.account', {account});"
     )
     ctx.add_init_script(_RECORDER)
     return ctx
@@ -75,8 +81,7 @@ def _discard(page: Any) -> bool:
     try:
         card.click(timeout=2000)
         page.wait_for_timeout(150)  # the picked card's lift (.12 s) has ended
-        box = page.evaluate("() => { const r = document.querySelector('.hand-card.selected .card')"
-                            ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }")  # fmt: skip
+        box = page.evaluate(_PICKED)
         page.evaluate(f"() => {{ window.__chosen = {json.dumps(box)}; }}")
         page.locator(".hand-card.can.selected").click(timeout=2000)
     except Exception:  # the table moved on under the click: look again
@@ -259,4 +264,3 @@ def test_no_tip_when_another_person_is_seated(browser: Any, web: ServerProcess) 
     with pytest.raises(Exception, match="403"):  # and the server says no as well
         http(web.http, "POST", f"/rooms/{code}/hint", None, tok[seat])
     ctx.close()
-
