@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from paohuzi.server.process import ServerProcess
-from paohuzi.web.screenshots import PHONE, bot_room, http, step
+from paohuzi.web.screenshots import PHONE, SIDEWAYS, bot_room, http, step
 
 from .conftest import guest
 from .test_a11y import _critical
@@ -190,6 +190,22 @@ def test_reduced_motion_never_flies_a_card(browser: Any, web: ServerProcess) -> 
     ctx.close()
 
 
+def _hand_in_view(page: Any) -> None:
+    """With 提示 open, the whole hand and the claim bar are still on the screen."""
+    boxes = page.locator(".hand-card, .claimbar .claim").evaluate_all(
+        "(els) => els.map((e) => { const r = e.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    w, h = page.evaluate("() => [innerWidth, innerHeight]")
+    assert boxes
+    for left, top, right, bottom in boxes:
+        assert left >= -0.5 and top >= -0.5 and right <= w + 0.5 and bottom <= h + 0.5, (
+            w,
+            h,
+            boxes,
+        )
+
+
 def _tip_texts(page: Any) -> list[str]:
     page.wait_for_selector("[data-tip-option]", timeout=60000)
     return [str(x) for x in page.locator("[data-tip-option]").evaluate_all(
@@ -220,17 +236,21 @@ def test_tip_in_a_practice_game_shows_every_option_valued(
     assert page.locator("[data-tip-option].best .tip-best").count() == 1
     assert "±" in page.locator("[data-tip-option]").first.inner_text()
     page.screenshot(path=str(shots / "tip-phone.png"))
+    _hand_in_view(page)
     _critical(page, "提示")
     # The same in English.
     page.locator(".tip-panel button").click()  # closed
     assert page.locator("[data-tip]").count() == 0
     page.evaluate("() => localStorage.setItem('phz.lang', 'en')")
+    page.set_viewport_size(SIDEWAYS)  # and on a phone turned sideways
     page.reload()
     page.wait_for_function("() => { const s = window.__phz.game && window.__phz.game.snapshot;"
                            " return s && s.legal.length >= 2; }", timeout=30000)  # fmt: skip
     page.keyboard.press("h")
     assert sorted(_tip_texts(page)) == sorted(legal)
     assert "Best" in page.locator("[data-tip]").inner_text()
+    page.screenshot(path=str(shots / "tip-sideways-en.png"))
+    _hand_in_view(page)
     ctx.close()
 
 

@@ -215,7 +215,7 @@ function Hand({ hand, discards, selected, onSelect, onDiscard, maxCols, marked }
 /**
  * The whole table from ``v`` (a seat's view). ``me`` is the seat at the bottom (null: a
  * spectator, seat 0 at the bottom). ``legal`` and ``onAct`` make it playable; ``actions``
- * (the 提示 button and its panel) sits in the action area above the claim bar.
+ * (the 提示 button and its panel) sits in the status line, above the claim bar.
  */
 export function Table(props) {
   const { v, me, names, legal = [], onAct, pending, log = [], hint, showHint, selected, onSelect,
@@ -256,9 +256,10 @@ export function Table(props) {
       </ol>
     </div>
     ${panel(bottom, "bottom", { hideHand: me !== null && me !== undefined })}
-    ${status && html`<div class=${`status ${myTurn || claims.length ? "mine" : ""}`} role="status">${status}
-      ${deadline && (myTurn || claims.length > 0) && html` · <${Countdown} deadline=${deadline} />`}</div>`}
-    ${actions}
+    ${(status || actions) && html`<div class="status-line">
+      ${status && html`<div class=${`status ${myTurn || claims.length ? "mine" : ""}`} role="status">${status}
+        ${deadline && (myTurn || claims.length > 0) && html` · <${Countdown} deadline=${deadline} />`}</div>`}
+      ${actions}</div>`}
     ${onAct && html`<${ClaimBar} options=${claims} onAct=${onAct} disabled=${!!pending} />`}
     ${showHint && html`<${Hint} hint=${hint} />`}
     ${me !== null && me !== undefined && html`<${Hand} hand=${hand} discards=${onAct && !pending ? discards : {}}
