@@ -87,6 +87,11 @@ class Face(IntEnum):
 
 
 _GLYPHS = SMALL_GLYPHS + BIG_GLYPHS
+# face index -> glyph, for the hot formatting paths (a view names ~60 cards): one look-up a
+# card instead of two calls. Indexing a list refuses floats (TypeError) and faces past 39
+# (IndexError); the 20 Nones after the glyphs catch 20-39 and the negatives -1 to -20 (which
+# wrap around), so every bad face falls back to ``_check_face``'s error.
+_GLYPH_AT: list[str | None] = [*_GLYPHS, *([None] * NUM_FACES)]
 _RED = tuple(f in RED_FACES for f in range(NUM_FACES))
 _GLYPH_TO_FACE = {g: i for i, g in enumerate(_GLYPHS)}
 _ASCII_TO_FACE = {f"{'sb'[i // 10]}{i % 10 + 1}": i for i in range(NUM_FACES)}
@@ -134,7 +139,11 @@ def face_of(num: int, *, big: bool) -> int:
 
 def glyph(face: object) -> str:
     """Return the canonical Chinese glyph of a face."""
-    return _GLYPHS[_check_face(face)]
+    try:
+        g = _GLYPH_AT[face]  # type: ignore[call-overload]
+    except (IndexError, TypeError):
+        g = None
+    return g if g is not None else _GLYPHS[_check_face(face)]  # raises, naming the face
 
 
 def ascii_name(face: int) -> str:
@@ -207,7 +216,11 @@ def format_faces(faces: Iterable[int], *, ascii: bool = False, sep: str = "") ->
     """
     if ascii:
         return (sep or " ").join(ascii_name(f) for f in faces)
-    return sep.join(glyph(f) for f in faces)
+    faces = faces if isinstance(faces, (list, tuple)) else list(faces)  # read twice on error
+    try:
+        return sep.join([_GLYPH_AT[f] for f in faces])  # type: ignore[misc]
+    except (IndexError, TypeError):  # a None joined, or a bad index
+        return sep.join([glyph(f) for f in faces])  # raises, naming the bad face
 
 
 def counts_of(faces: Iterable[object]) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action
-from .cards import NUM_FACES, faces_of_counts, glyph
+from .cards import NUM_FACES, faces_of_counts, format_faces, glyph
 from .errors import PaohuziError
 from .events import Event
 from .groups import Group, GroupKind
@@ -42,7 +42,7 @@ class ViewGroup:
         """Return the group in notation, ``▢`` for each card face down to this seat."""
         if self.faces is None:
             return f"{self.kind.value}:" + "▢" * self.kind.size
-        return f"{self.kind.value}:" + "".join(glyph(f) for f in self.faces)
+        return f"{self.kind.value}:" + format_faces(self.faces)
 
     def group(self) -> Group | None:
         """Return the :class:`Group`, or None if its faces are hidden from this seat."""
@@ -183,12 +183,8 @@ def view(state: State, seat: int | None, version: int | None = None) -> SeatView
         piles=(tuple(state.piles[0]), tuple(state.piles[1]), tuple(state.piles[2])),
         discards=(tuple(state.discards[0]), tuple(state.discards[1]), tuple(state.discards[2])),
         stock_count=len(state.stock),
-        chou_chi=frozenset(f for f in range(NUM_FACES) if (state.chou_chi[seat] >> f) & 1)
-        if seat is not None
-        else None,
-        chou_peng=frozenset(f for f in range(NUM_FACES) if (state.chou_peng[seat] >> f) & 1)
-        if seat is not None
-        else None,
+        chou_chi=_faces_of_mask(state.chou_chi[seat]) if seat is not None else None,
+        chou_peng=_faces_of_mask(state.chou_peng[seat]) if seat is not None else None,
         dead=(state.dead[0], state.dead[1], state.dead[2]),
         to_act=to_act,
         turn=state.turn,
@@ -200,6 +196,22 @@ def view(state: State, seat: int | None, version: int | None = None) -> SeatView
         balances=state.balances,
         result=state.result,
     )
+
+
+_MASK_FACES: dict[int, frozenset[int]] = {0: frozenset()}
+
+
+def _faces_of_mask(mask: int) -> frozenset[int]:
+    """The faces whose bits are set in a 臭吃/臭碰 mask.
+
+    A view asks for two each time and a round sees only a few masks, so each is worked out once.
+    """
+    found = _MASK_FACES.get(mask)
+    if found is None:
+        found = frozenset(f for f in range(NUM_FACES) if (mask >> f) & 1)
+        if len(_MASK_FACES) < 4096:  # bounded: 2^20 masks exist, a server sees few
+            _MASK_FACES[mask] = found
+    return found
 
 
 def censored_log(state: State, seat: int | None, start: int = 0) -> list[Event]:

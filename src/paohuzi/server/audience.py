@@ -204,7 +204,11 @@ def collect(audiences: Sequence[Audience], entries: Iterable[Event], rnd: int) -
             c = e.censor(a.seat)
             if c is None:
                 continue
-            d = next((d for x, d in forms if x is c), None)
+            d = None
+            for x, made in forms:  # a loop, not a generator: this runs per event and seat
+                if x is c:
+                    d = made
+                    break
             if d is None:
                 d = c.to_dict()
                 forms.append((c, d))

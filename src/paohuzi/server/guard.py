@@ -60,10 +60,14 @@ class BodyLimit:
         self.app = app
         self.max_body = max_body
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # A socket is handed straight on, adding no coroutine frame that every message
+        # it receives would pass through (sockets are bounded in ``frames``).
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self._http(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         declared = _content_length(scope)
         if declared is not None and declared > self.max_body:
             await self._refuse(send, f"declared {declared} bytes")

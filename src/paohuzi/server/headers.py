@@ -8,6 +8,8 @@ MIME sniffing, and no Referer leaving the site (room codes are in its paths).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["CSP", "SECURITY_HEADERS", "SecurityHeaders"]
@@ -37,11 +39,13 @@ class SecurityHeaders:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # A socket is handed straight on: no coroutine frame for its every message to pass.
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self._http(scope, receive, send)
 
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         extra = _RAW_NO_CSP if scope.get("path") in _NO_CSP else _RAW
 
         async def send_with_headers(message: Message) -> None:
