@@ -1,55 +1,15 @@
 """The observation encoder, kept under its old name: it lives in :mod:`paohuzi.encoding`.
 
 The bots read encodings too, and the environments import the bots, so the encoding sits
-below both (see tests/test_layers.py); this module re-exports its public names.
+below both (see tests/test_layers.py); this module re-exports its public names (the
+encoder's ``__all__`` and the layout constants the environments' users read), so a name
+added there is exported here without being listed twice.
 """
 
 from __future__ import annotations
 
-from ..encoding.layout import (
-    BALANCE_SCALE,
-    NUM_TABLE_KINDS,
-    OFFSET,
-    PUBLIC_SIZE,
-    TABLE_KINDS,
-    feature,
-)
-from ..encoding.observation import (
-    ACCELERATED,
-    FEATURES,
-    OBS_SIZE,
-    ORACLE_FEATURES,
-    ORACLE_SIZE,
-    Encoder,
-    Feature,
-    action_mask,
-    bounds,
-    encode,
-    encode_batch,
-    encode_oracle,
-    encode_view,
-    offer_hidden,
-)
+from ..encoding import observation as _observation
+from ..encoding.layout import BALANCE_SCALE, OFFSET, PUBLIC_SIZE, feature
+from ..encoding.observation import *  # noqa: F403  (every name in its __all__)
 
-__all__ = [
-    "ACCELERATED",
-    "BALANCE_SCALE",
-    "FEATURES",
-    "NUM_TABLE_KINDS",
-    "OBS_SIZE",
-    "OFFSET",
-    "ORACLE_FEATURES",
-    "ORACLE_SIZE",
-    "PUBLIC_SIZE",
-    "TABLE_KINDS",
-    "Encoder",
-    "Feature",
-    "action_mask",
-    "bounds",
-    "encode",
-    "encode_batch",
-    "encode_oracle",
-    "encode_view",
-    "feature",
-    "offer_hidden",
-]
+__all__ = [*_observation.__all__, "BALANCE_SCALE", "OFFSET", "PUBLIC_SIZE", "feature"]
