@@ -146,18 +146,21 @@ def view(state: State, seat: int | None, version: int | None = None) -> SeatView
     if seat is not None and (seat not in (0, 1, 2) or isinstance(seat, bool)):
         raise PaohuziError(f"no seat {seat!r}: a view is for seat 0, 1, 2 or None (a spectator)")
     over = state.phase is Phase.OVER
-    hands = tuple(faces_of_counts(state.hands[s]) if over or s == seat else None for s in range(3))
-    tables = tuple(
+    # Lists, not generators: a server builds a view for each audience after every decision.
+    hands = [faces_of_counts(state.hands[s]) if over or s == seat else None for s in range(3)]
+    tables = [
         tuple(
-            ViewGroup(
-                t.group.kind,
-                t.group.faces if (not t.hidden or s == seat or over) else None,
-                t.hidden,
-            )
-            for t in state.tables[s]
+            [
+                ViewGroup(
+                    t.group.kind,
+                    t.group.faces if (not t.hidden or s == seat or over) else None,
+                    t.hidden,
+                )
+                for t in state.tables[s]
+            ]
         )
         for s in range(3)
-    )
+    ]
     w = state.window
     offer = src = None
     from_draw = placed = False
@@ -170,7 +173,7 @@ def view(state: State, seat: int | None, version: int | None = None) -> SeatView
     legal = tuple(state.legal_moves(seat)) if seat is not None else ()
     # Who may claim a card is private: the others only see that a claim is pending.
     acting = state.to_act()
-    to_act = acting if state.phase is not Phase.CLAIM else tuple(s for s in acting if s == seat)
+    to_act = acting if state.phase is not Phase.CLAIM else ((seat,) if seat in acting else ())
     return SeatView(
         seat=seat,
         version=state.version if version is None else version,

@@ -65,7 +65,7 @@ class Audience:
             legal = st.legal_actions(s) if st.phase is not Phase.OVER else ()
             key = (rnd, st.phase, len(st.stock), tuple(map(len, st.discards)),
                    tuple(map(len, st.tables)), tuple(map(len, st.piles)), legal)  # fmt: skip
-        shown = tuple(a for a in acting if a == s) if st.phase is Phase.CLAIM else acting
+        shown = ((s,) if s in acting else ()) if st.phase is Phase.CLAIM else acting
         looks = (len(self.events), rnd, st.phase, st.turn, shown, key)
         if looks != self.looks:
             if self.looks is not None:
@@ -80,7 +80,9 @@ class Audience:
         """The seats this audience is shown to act: in a claim window only itself (who
         else may claim is private, RULES.md §14)."""
         acting = st.to_act()
-        return [a for a in acting if a == self.seat] if st.phase is Phase.CLAIM else list(acting)
+        if st.phase is Phase.CLAIM:
+            return [self.seat] if self.seat in acting else []
+        return list(acting)
 
     def view(self, st: State) -> SeatView:
         """The audience's view of ``st``, the state in play, numbered with its step."""
