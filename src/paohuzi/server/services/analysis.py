@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -42,12 +43,13 @@ log = logging.getLogger("paohuzi.server")
 
 @dataclass(frozen=True)
 class AnalysisSettings:
-    """Worker processes, waiting jobs and sampled worlds per decision
-    (``PAOHUZI_ANALYSIS_WORKERS`` / ``_QUEUE`` / ``_SAMPLES``)."""
+    """Worker processes, waiting jobs, sampled worlds per decision and the workers' niceness
+    (``PAOHUZI_ANALYSIS_WORKERS`` / ``_QUEUE`` / ``_SAMPLES`` / ``_NICE``)."""
 
     workers: int = 1
     queue: int = 4
     samples: int = 16
+    nice: int = 10  # below the server's priority: live tables first, a review when idle
 
     @classmethod
     def from_env(cls) -> AnalysisSettings:
@@ -56,7 +58,25 @@ class AnalysisSettings:
             int(env_positive("PAOHUZI_ANALYSIS_WORKERS", cls.workers)),
             int(env_positive("PAOHUZI_ANALYSIS_QUEUE", cls.queue)),
             int(env_positive("PAOHUZI_ANALYSIS_SAMPLES", cls.samples)),
+            _env_nice("PAOHUZI_ANALYSIS_NICE", cls.nice),
         )
+
+
+def _env_nice(name: str, default: int) -> int:
+    """A niceness 0-19 from the environment (unset or empty: ``default``), quoting a bad one."""
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    if not raw.strip().isdigit() or not 0 <= int(raw) <= 19:
+        raise ValueError(f"{name} must be a whole number from 0 to 19, got {raw!r}")
+    return int(raw)
+
+
+def _lower_priority(nice: int) -> None:
+    """A worker's first step: give the CPU to the event loop's process when both want it
+    (an analysis runs for a minute; a decision's answer is due in milliseconds)."""
+    if nice:
+        os.nice(nice)
 
 
 def analysis_json(row: AnalysisRow) -> dict[str, Any]:
@@ -110,7 +130,12 @@ class AnalysisPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self.executor is None:
             ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
-            self.executor = ProcessPoolExecutor(self.settings.workers, mp_context=ctx)
+            self.executor = ProcessPoolExecutor(
+                self.settings.workers,
+                mp_context=ctx,
+                initializer=_lower_priority,
+                initargs=(self.settings.nice,),
+            )
         return self.executor
 
     def check_room(self) -> None:
