@@ -197,6 +197,36 @@ def _py_spy() -> str:
     return str(here) if here.exists() else "py-spy"
 
 
+async def _start_analysis(base: str) -> dict[str, Any]:
+    """A bot-only 8-round match played to its end, then its analysis (seat 0) asked for:
+    it runs in the server's analysis pool while the window is measured."""
+    from paohuzi.server.client import ServerClient
+
+    c = ServerClient(base, timeout=120)
+    try:
+        await c.guest("analyst")
+        code = await c.create_room(rounds=8)
+        await c.add_bots(code, "heuristic")
+        match_id = await c.start(code)
+        while (await c.room(code))["status"] != "finished":
+            await asyncio.sleep(0.5)
+        await c.call("POST", f"/matches/{match_id}/analysis?seat=0")
+        return {"match_id": match_id, "token": c.token}
+    finally:
+        await c.aclose()
+
+
+async def _analysis_status(base: str, analysis: dict[str, Any]) -> str:
+    from paohuzi.server.client import ServerClient
+
+    c = ServerClient(base, token=analysis.pop("token"), timeout=30)
+    try:
+        out = await c.call("GET", f"/matches/{analysis['match_id']}/analysis?seat=0")
+        return str(out["status"])
+    finally:
+        await c.aclose()
+
+
 def _percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return 0.0
@@ -218,6 +248,11 @@ def main() -> None:
         "--no-batch",
         action="store_true",
         help="one message per frame (clients do not ask for batched frames)",
+    )
+    ap.add_argument(
+        "--analysis",
+        action="store_true",
+        help="one 复盘 running on the server through the window (a bot match's, seat 0)",
     )
     ap.add_argument("--quick", action="store_true", help="2 rooms, 3 s (the smoke test)")
     ap.add_argument(
@@ -282,6 +317,7 @@ def _measure(
         )  # fmt: skip
     import httpx
 
+    analysis = asyncio.run(_start_analysis(base)) if args.analysis else None
     before = httpx.get(f"{base}/stats", timeout=30).json()["commits"]
     cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
     for c in pipes:
@@ -290,6 +326,8 @@ def _measure(
     wall = time.perf_counter() - t0
     server_cpu_s = cpu_seconds(server.pid) - cpu0
     after = httpx.get(f"{base}/stats", timeout=30).json()["commits"]
+    if analysis is not None:  # still running at the window's end: it ran all through it
+        analysis["status_at_end"] = asyncio.run(_analysis_status(base, analysis))
     transactions = after["transactions"] - before["transactions"]
     writes = after["writes"] - before["writes"]
     server_cpu = server_cpu_s / wall
@@ -332,6 +370,7 @@ def _measure(
         "server_cpu": round(server_cpu, 2),
         "clients_cpu": round(sum(r["cpu"] for r in results), 2),
         "cpus": os.cpu_count(),
+        "analysis": analysis,  # --analysis: the match analysed and its status at the end
     }
 
 

@@ -227,3 +227,13 @@ def _server_load_is_sane(data: dict[str, Any]) -> None:
     assert 0 < data["server_cpu_ms_per_decision"] < 1000
     assert len(data["error_samples"]) <= 3
     assert all(x.startswith("stale: ") for x in data["error_samples"])
+
+
+def test_server_load_measures_with_an_analysis_running() -> None:
+    """``--analysis``: a bot match's 复盘 runs in the server's pool through the window (it is
+    still running when the window closes), and the tables play on without an error."""
+    data = _run_quick(next(p for p in SCRIPTS if p.name == "server_load.py"), ["--analysis"])
+    _server_load_is_sane(data)
+    assert data["analysis"]["match_id"] > 0
+    assert data["analysis"]["status_at_end"] == "running"
+    assert "token" not in data["analysis"]  # the guest's token never printed
