@@ -4,9 +4,11 @@ values; and every server message has a builder."""
 
 from __future__ import annotations
 
+import ast
 import json
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -153,3 +155,46 @@ def test_a_builder_that_drifts_is_caught() -> None:
     del bad["step"]
     with pytest.raises(ValueError):
         SERVER.validate_json(p.encode(bad))
+
+
+# The server's modules that may name a server message's model: the protocol's own (the
+# models, their builders), and the bot client, which reads what the server sends.
+_MAY_BUILD_MODELS = {"protocol.py", "client.py"}
+_SERVER_SRC = Path(p.__file__).resolve().parent
+
+
+def _server_models() -> set[str]:
+    """The names of every server message's model and of their nested parts."""
+    union = typing.get_args(typing.get_args(p.ServerMessage)[0])
+    return {m.__name__ for m in union} | {"LegalAction", "SeatStatus"}
+
+
+def _model_calls(source: str, models: set[str]) -> list[str]:
+    """Where ``source`` calls one of ``models`` (constructs a message as a model)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
+            if name in models:
+                found.append(f"line {node.lineno}: {name}(...)")
+    return found
+
+
+def test_every_sender_uses_the_builders() -> None:
+    """One way to build each server message: no server module constructs its model (a
+    model's JSON and its builder's could differ; the builders are what is checked above)."""
+    models = _server_models()
+    bad = {
+        str(f.relative_to(_SERVER_SRC)): calls
+        for f in sorted(_SERVER_SRC.rglob("*.py"))
+        if f.name not in _MAY_BUILD_MODELS
+        and (calls := _model_calls(f.read_text(encoding="utf-8"), models))
+    }
+    assert bad == {}
+
+
+def test_a_sender_that_builds_a_model_is_caught() -> None:
+    """The check above finds a model built by hand (what ws.py did for a pong)."""
+    src = "from .protocol import Pong, ErrorMsg\nconn.put(Pong())\nx = p.ErrorMsg(code='a')\n"
+    assert _model_calls(src, _server_models()) == ["line 2: Pong(...)", "line 3: ErrorMsg(...)"]
