@@ -160,6 +160,7 @@ def test_a_builder_that_drifts_is_caught() -> None:
 # The server's modules that may name a server message's model: the protocol's own (the
 # models, their builders), and the bot client, which reads what the server sends.
 _MAY_BUILD_MODELS = {"protocol.py", "client.py"}
+_PROTOCOL = {"protocol"}  # the modules that define the models
 _SERVER_SRC = Path(p.__file__).resolve().parent
 
 
@@ -170,15 +171,30 @@ def _server_models() -> set[str]:
 
 
 def _model_calls(source: str, models: set[str]) -> list[str]:
-    """Where ``source`` calls one of ``models`` (constructs a message as a model)."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call):
-            f = node.func
-            name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
-            if name in models:
-                found.append(f"line {node.lineno}: {name}(...)")
-    return found
+    """Where ``source`` calls one of ``models`` imported from the protocol (constructs a
+    message as a model), by its name or through the protocol module."""
+    tree = ast.parse(source)
+    names: dict[str, str] = {}  # a local name -> the protocol model it is
+    modules = set()  # local names of the protocol module itself
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] in _PROTOCOL:
+            names.update({a.asname or a.name: a.name for a in node.names if a.name in models})
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            modules.update(a.asname or a.name for a in node.names if a.name in _PROTOCOL)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in names:
+            found.append((node.lineno, names[f.id]))
+        elif (
+            isinstance(f, ast.Attribute)
+            and f.attr in models
+            and getattr(f.value, "id", "") in modules
+        ):
+            found.append((node.lineno, f.attr))
+    return [f"line {n}: {name}(...)" for n, name in sorted(found)]
 
 
 def test_every_sender_uses_the_builders() -> None:
@@ -196,5 +212,12 @@ def test_every_sender_uses_the_builders() -> None:
 
 def test_a_sender_that_builds_a_model_is_caught() -> None:
     """The check above finds a model built by hand (what ws.py did for a pong)."""
-    src = "from .protocol import Pong, ErrorMsg\nconn.put(Pong())\nx = p.ErrorMsg(code='a')\n"
-    assert _model_calls(src, _server_models()) == ["line 2: Pong(...)", "line 3: ErrorMsg(...)"]
+    src = (
+        "from . import protocol as p\nfrom .protocol import Pong, ErrorMsg as E\n"
+        "conn.put(Pong())\nx = p.ErrorMsg(code='a')\ny = E(code='b')\nz = Readiness(1)\n"
+    )
+    assert _model_calls(src, _server_models()) == [
+        "line 3: Pong(...)",
+        "line 4: ErrorMsg(...)",
+        "line 5: ErrorMsg(...)",
+    ]
