@@ -157,10 +157,10 @@ def test_a_builder_that_drifts_is_caught() -> None:
         SERVER.validate_json(p.encode(bad))
 
 
-# The server's modules that may name a server message's model: the protocol's own (the
-# models, their builders), and the bot client, which reads what the server sends.
-_MAY_BUILD_MODELS = {"protocol.py", "client.py"}
-_PROTOCOL = {"protocol"}  # the modules that define the models
+# The server's modules that may construct a server message's model: where the models are
+# defined and re-exported, and the bot client, which reads what the server sends.
+_MAY_BUILD_MODELS = {"outbound.py", "protocol.py", "client.py"}
+_PROTOCOL = {"protocol", "outbound"}  # the modules a model is imported from
 _SERVER_SRC = Path(p.__file__).resolve().parent
 
 
