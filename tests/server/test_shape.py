@@ -4,6 +4,7 @@ migration is never edited, and a table's columns are one long ``upgrade``."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -42,3 +43,19 @@ def test_the_check_finds_what_is_over(tmp_path: Path, capsys: pytest.CaptureFixt
     assert out == ["big.py: 403 lines (over 400)", "big.py: A.f is 62 lines (over 60)"]
     assert shape.main([str(SERVER), "--exclude", "migrations"]) == 0
     assert shape.main([str(tmp_path / "nowhere")]) == 2
+
+
+def test_docs_say_what_each_server_module_owns() -> None:
+    """docs/server.md's list names every module of the server, and only those (each
+    item's modules are named before its colon)."""
+    text = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    listed = text.split("## What each module owns", 1)[1].split("\n## ", 1)[0]
+    heads = [x.split(": ", 1)[0] for x in listed.splitlines() if x.startswith("- ")]
+    named = {m for h in heads for m in re.findall(r"`([\w/]+\.py)`", h)}
+    modules = {
+        str(f.relative_to(SERVER))
+        for f in SERVER.rglob("*.py")
+        if f.relative_to(SERVER).parts[0] != "migrations"
+    }
+    assert sorted(modules - named) == [], "not listed in docs/server.md"
+    assert sorted(named - modules) == [], "listed in docs/server.md, but no such module"
