@@ -4,9 +4,11 @@ values; and every server message has a builder."""
 
 from __future__ import annotations
 
+import ast
 import json
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -153,3 +155,69 @@ def test_a_builder_that_drifts_is_caught() -> None:
     del bad["step"]
     with pytest.raises(ValueError):
         SERVER.validate_json(p.encode(bad))
+
+
+# The server's modules that may construct a server message's model: where the models are
+# defined and re-exported, and the bot client, which reads what the server sends.
+_MAY_BUILD_MODELS = {"outbound.py", "protocol.py", "client.py"}
+_PROTOCOL = {"protocol", "outbound"}  # the modules a model is imported from
+_SERVER_SRC = Path(p.__file__).resolve().parent
+
+
+def _server_models() -> set[str]:
+    """The names of every server message's model and of their nested parts."""
+    union = typing.get_args(typing.get_args(p.ServerMessage)[0])
+    return {m.__name__ for m in union} | {"LegalAction", "SeatStatus"}
+
+
+def _model_calls(source: str, models: set[str]) -> list[str]:
+    """Where ``source`` calls one of ``models`` imported from the protocol (constructs a
+    message as a model), by its name or through the protocol module."""
+    tree = ast.parse(source)
+    names: dict[str, str] = {}  # a local name -> the protocol model it is
+    modules = set()  # local names of the protocol module itself
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] in _PROTOCOL:
+            names.update({a.asname or a.name: a.name for a in node.names if a.name in models})
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            modules.update(a.asname or a.name for a in node.names if a.name in _PROTOCOL)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in names:
+            found.append((node.lineno, names[f.id]))
+        elif (
+            isinstance(f, ast.Attribute)
+            and f.attr in models
+            and getattr(f.value, "id", "") in modules
+        ):
+            found.append((node.lineno, f.attr))
+    return [f"line {n}: {name}(...)" for n, name in sorted(found)]
+
+
+def test_every_sender_uses_the_builders() -> None:
+    """One way to build each server message: no server module constructs its model (a
+    model's JSON and its builder's could differ; the builders are what is checked above)."""
+    models = _server_models()
+    bad = {
+        str(f.relative_to(_SERVER_SRC)): calls
+        for f in sorted(_SERVER_SRC.rglob("*.py"))
+        if f.name not in _MAY_BUILD_MODELS
+        and (calls := _model_calls(f.read_text(encoding="utf-8"), models))
+    }
+    assert bad == {}
+
+
+def test_a_sender_that_builds_a_model_is_caught() -> None:
+    """The check above finds a model built by hand (what ws.py did for a pong)."""
+    src = (
+        "from . import protocol as p\nfrom .protocol import Pong, ErrorMsg as E\n"
+        "conn.put(Pong())\nx = p.ErrorMsg(code='a')\ny = E(code='b')\nz = Readiness(1)\n"
+    )
+    assert _model_calls(src, _server_models()) == [
+        "line 3: Pong(...)",
+        "line 4: ErrorMsg(...)",
+        "line 5: ErrorMsg(...)",
+    ]

@@ -37,20 +37,39 @@ def run(
     ``trusted_proxies`` (none: uvicorn would otherwise believe any loopback peer).
     The address to open is the first line printed; the libraries' INFO lines (Alembic's
     migration steps, uvicorn's start-up and request lines) only with ``verbose``."""
-    import os
-
     import uvicorn
 
     from .app import create_app
     from .db import upgrade
     from .logs import configure_logging
-    from .protocol import MAX_FRAME
 
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    print(f"paohuzi: open http://{shown}:{port}/ in a browser to play", flush=True)
+    _announce(host, port)
     configure_logging(log_format, verbose=verbose)
     upgrade(db_url)
-    common: dict[str, object] = {
+    options = _uvicorn_options(host, port, trusted_proxies, verbose)
+    if workers > 1:
+        assert redis_url is not None, "several workers share tables through Redis"
+        _export_worker_env(db_url, redis_url, lease_ms, log_format, verbose, settings)
+        uvicorn.run("paohuzi.server:app_from_env", factory=True, workers=workers, **options)  # type: ignore[arg-type]
+        return
+    app = create_app(db_url, settings, redis_url=redis_url, lease_ms=lease_ms)
+    tune_gc()
+    uvicorn.run(app, **options)  # type: ignore[arg-type]
+
+
+def _announce(host: str, port: int) -> None:
+    """Print the address to open in a browser: ``serve``'s first line, before any log."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    print(f"paohuzi: open http://{shown}:{port}/ in a browser to play", flush=True)
+
+
+def _uvicorn_options(
+    host: str, port: int, trusted_proxies: Sequence[str], verbose: bool
+) -> dict[str, object]:
+    """uvicorn's settings, the same for one process and for several workers."""
+    from .protocol import MAX_FRAME
+
+    return {
         "host": host,
         "port": port,
         "ws_max_size": MAX_FRAME,
@@ -65,24 +84,29 @@ def run(
         "http": "paohuzi.server.guard:GuardedHttp",
         "timeout_keep_alive": 5,
     }
-    if workers > 1:
-        assert redis_url is not None, "several workers share tables through Redis"
-        os.environ.update({"PAOHUZI_DB": db_url, "PAOHUZI_REDIS": redis_url,
-                           "PAOHUZI_LEASE_MS": str(lease_ms)})  # fmt: skip
-        os.environ["PAOHUZI_LOG_FORMAT"] = log_format
-        os.environ["PAOHUZI_VERBOSE"] = "1" if verbose else ""
-        if settings is not None:
-            os.environ["PAOHUZI_GRACE"] = str(settings.grace)
-            os.environ["PAOHUZI_DISSOLVE_SECONDS"] = str(settings.dissolve_seconds)
-            os.environ["PAOHUZI_AUTH_SECONDS"] = str(settings.auth_seconds)
-            os.environ["PAOHUZI_UNAUTHENTICATED_SOCKETS"] = str(
-                settings.unauthenticated_per_address
-            )
-        uvicorn.run("paohuzi.server:app_from_env", factory=True, workers=workers, **common)  # type: ignore[arg-type]
-        return
-    app = create_app(db_url, settings, redis_url=redis_url, lease_ms=lease_ms)
-    tune_gc()
-    uvicorn.run(app, **common)  # type: ignore[arg-type]
+
+
+def _export_worker_env(
+    db_url: str,
+    redis_url: str,
+    lease_ms: int,
+    log_format: str,
+    verbose: bool,
+    settings: PlaySettings | None,
+) -> None:
+    """Put what each worker process needs in the environment it inherits: uvicorn's
+    workers are built by ``app_from_env``, which takes no arguments."""
+    import os
+
+    os.environ.update({"PAOHUZI_DB": db_url, "PAOHUZI_REDIS": redis_url,
+                       "PAOHUZI_LEASE_MS": str(lease_ms)})  # fmt: skip
+    os.environ["PAOHUZI_LOG_FORMAT"] = log_format
+    os.environ["PAOHUZI_VERBOSE"] = "1" if verbose else ""
+    if settings is not None:
+        os.environ["PAOHUZI_GRACE"] = str(settings.grace)
+        os.environ["PAOHUZI_DISSOLVE_SECONDS"] = str(settings.dissolve_seconds)
+        os.environ["PAOHUZI_AUTH_SECONDS"] = str(settings.auth_seconds)
+        os.environ["PAOHUZI_UNAUTHENTICATED_SOCKETS"] = str(settings.unauthenticated_per_address)
 
 
 def app_from_env() -> FastAPI:

@@ -1,6 +1,6 @@
 """The one dispatch of a validated play message: each client message type to its table
-method, a refusal or failure to an ErrorMsg. The socket's worker calls it for every message;
-with several workers, a table's owner calls it again for the messages forwarded to it
+method, a refusal or failure to an ``error`` message. The socket's worker calls it for
+every message; with several workers, a table's owner calls it again for the messages forwarded to it
 (cluster.py), so both paths answer alike."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Annotated
 from pydantic import Field, TypeAdapter
 
 from .errors import ApiError
-from .protocol import Act, Chat, Dissolve, ErrorMsg, Ready, Resync, Tuoguan
+from .protocol import Act, Chat, Dissolve, Ready, Resync, Tuoguan, error_dict
 from .tables import Connection, TableHandle
 
 __all__ = ["PlayMsg", "dispatch", "guarded", "play_adapter"]
@@ -33,14 +33,14 @@ async def guarded(
     conn: Connection, what: str, step: Awaitable[None], client_id: str | None
 ) -> None:
     """Await ``step``; a refusal (ApiError) or a failure (a commit that failed: the table
-    keeps its last durable state) goes back to the socket as an ErrorMsg."""
+    keeps its last durable state) goes back to the socket as an ``error`` message."""
     try:
         await step
     except ApiError as e:
-        conn.put(ErrorMsg(code=e.code, reason=e.reason, client_id=client_id))
+        conn.put_dict(error_dict(e.code, e.reason, client_id))
     except Exception:
         log.exception("%s failed", what)
-        conn.put(ErrorMsg(code="internal", reason="not applied; try again", client_id=client_id))
+        conn.put_dict(error_dict("internal", "not applied; try again", client_id))
 
 
 async def dispatch(msg: PlayMsg, conn: Connection, handle: TableHandle) -> None:

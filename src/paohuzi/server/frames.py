@@ -1,5 +1,6 @@
 """Reading one WebSocket frame as a client message: UTF-8 JSON of bounded size and nesting,
-a known type, a valid message; else the ErrorMsg that says why not."""
+a known type, a valid message; else an ``ApiError`` that says why not (the socket answers
+it with an ``error`` message)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,15 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from . import wirejson
-from .protocol import CLIENT_TYPES, MAX_MESSAGE, ClientMsg, ErrorMsg, client_adapter
+from .errors import ApiError
+from .protocol import CLIENT_TYPES, MAX_MESSAGE, ClientMsg, client_adapter
 
 __all__ = ["read_frame"]
 
 _ADAPTER: TypeAdapter[ClientMsg] = client_adapter()
 
 
-def _text(frame: dict[str, Any]) -> str | ErrorMsg:
+def _text(frame: dict[str, Any]) -> str:
     text = frame.get("text")
     if text is not None:
         return str(text)
@@ -23,26 +25,25 @@ def _text(frame: dict[str, Any]) -> str | ErrorMsg:
     try:
         return bytes(data).decode()
     except UnicodeDecodeError:
-        return ErrorMsg(code="bad_json", reason="a message is UTF-8 JSON text")
+        raise ApiError("bad_json", "a message is UTF-8 JSON text") from None
 
 
-def read_frame(frame: dict[str, Any]) -> ClientMsg | ErrorMsg:
-    """The client message a received frame (``websocket.receive``) holds, validated."""
+def read_frame(frame: dict[str, Any]) -> ClientMsg:
+    """The client message a received frame (``websocket.receive``) holds, validated;
+    ``ApiError`` if it holds none."""
     text = _text(frame)
-    if isinstance(text, ErrorMsg):
-        return text
     if len(text) > MAX_MESSAGE:
-        return ErrorMsg(code="too_large", reason=f"a message has at most {MAX_MESSAGE} characters")
+        raise ApiError("too_large", f"a message has at most {MAX_MESSAGE} characters")
     try:
         raw = wirejson.loads(text)  # nesting bounded: json.loads recurses per level
     except ValueError as e:
-        return ErrorMsg(code="bad_json", reason=f"not JSON: {e}")
+        raise ApiError("bad_json", f"not JSON: {e}") from None
     if not isinstance(raw, dict) or raw.get("type") not in CLIENT_TYPES:
         got = raw.get("type") if isinstance(raw, dict) else raw
-        return ErrorMsg(code="unknown_type", reason=f"unknown message type {str(got)[:40]!r}")
+        raise ApiError("unknown_type", f"unknown message type {str(got)[:40]!r}")
     try:
         return _ADAPTER.validate_python(raw)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first["loc"][1:])
-        return ErrorMsg(code="bad_message", reason=f"{where}: {first['msg']}")
+        raise ApiError("bad_message", f"{where}: {first['msg']}") from None

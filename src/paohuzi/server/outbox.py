@@ -7,8 +7,6 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from pydantic import BaseModel
-
 from .protocol import encode
 
 __all__ = ["Connection", "TableHandle"]
@@ -48,12 +46,8 @@ class Connection:
         self.batch = False  # the auth message's ``batch``: queued messages in one frame
         self.drained = asyncio.Event()  # the writer has sent everything and stopped
 
-    def put(self, msg: BaseModel) -> None:
-        """Queue a message."""
-        self.queue.put_nowait(msg.model_dump_json())
-
     def put_dict(self, msg: dict[str, Any]) -> None:
-        """Queue a message made by one of ``protocol``'s builders."""
+        """Queue a message made by its builder in ``protocol`` (the only way one is made)."""
         self.queue.put_nowait(encode(msg))
 
     def put_text(self, text: str) -> None:

@@ -18,7 +18,8 @@ __all__ = ["SCHEMA_BEGIN", "SCHEMA_END", "main", "render_doc", "schemas", "schem
 
 def schemas() -> dict[str, Any]:
     """The JSON Schemas of both directions, as docs/protocol.md shows them."""
-    from .protocol import ClientMessage, ServerMessage  # (protocol re-exports this module)
+    from .inbound import ClientMessage
+    from .outbound import ServerMessage
 
     return {
         "client": TypeAdapter(ClientMessage).json_schema(),

@@ -5,9 +5,11 @@ A decision is verified by the core, applied to a copy of the state, written to t
 database (with the round's ledger rows when it ends the round) and only then made the
 table's state and told to anyone. The parts: ``audience`` (what each seat and the
 spectators are shown, and their sockets), ``clock`` (who plays each seat, deadlines,
-grace periods), ``vote`` (解散), ``driver`` (the task that plays bots, 托管 and timeouts),
-``persist`` (the writes, and rebuilding a table after a restart by replaying its
-decisions), ``outbox`` (a socket's queue). Names other modules import from here stay here.
+grace periods), ``vote`` (the 解散 vote) and ``dissolve`` (proposing, voting, expiry),
+``ready`` (准备 between rounds), ``presence`` (sockets coming and going, 托管), ``chat``
+(快捷语), ``driver`` (the task that plays bots, 托管 and timeouts), ``persist`` (the
+writes, and rebuilding a table after a restart by replaying its decisions), ``outbox`` (a
+socket's queue). Names other modules import from here stay here.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..core.errors import IllegalActionError, PaohuziError
 from ..core.match import Match
 from ..core.state import Phase, State
-from . import persist
+from . import dissolve, persist, presence, ready
 from .audience import Audience, collect, tell_all
-from .chat import chat_limiter, check_phrase
+from .chat import chat_limiter, say
 from .clock import Clock, SeatInfo, now
 from .db import MatchRow
 from .driver import Driver
@@ -33,7 +35,7 @@ from .errors import ApiError
 from .limits import PlaySettings
 from .outbox import Connection, TableHandle
 from .persist import CommitHooks
-from .protocol import ack_dict, encode, match_over_dict, said_dict, seats_dict, snapshot_dict
+from .protocol import ack_dict, encode, match_over_dict, seats_dict, snapshot_dict
 from .ready import DEFAULT_READY_SECONDS, Readiness
 from .vote import Vote
 
@@ -183,157 +185,24 @@ class Table:
         ends = [x.deadline for x in (self.vote, self.readiness) if x is not None]
         return self.clock.next_time(min(ends) if ends else None)
 
-    # -- 准备 between rounds -------------------------------------------------------------
+    # -- 准备 between rounds (ready.py), 快捷语 (chat.py), 解散 (dissolve.py) -----------
+    # Table's methods, written beside the rest of their part and bound here (a call costs
+    # what it would if the method were written in this class).
 
-    def _auto(self) -> list[bool]:
-        """Which seats the server plays now (a bot, 托管): they are ready at once."""
-        return [self.clock.auto(s) is not None for s in range(3)]
+    ready_message = ready.message
+    tell_ready = ready.tell
+    press_ready = ready.press
+    deal_if_ready = ready.deal_if_ready
+    deal_stored = ready.deal_stored
+    chat = say
+    vote_dissolve = dissolve.vote
+    expire_vote = dissolve.expire
 
-    def ready_message(self) -> dict[str, Any] | None:
-        """The ``readiness`` message while a round waits for 准备 (else None)."""
-        r = self.readiness
-        return None if r is None or self.ended else r.message(self._auto(), now())
+    # -- sockets coming and going, 托管 (presence.py) ----------------------------------
 
-    def tell_ready(self) -> None:
-        """Send everyone the wait for 准备 if a seat's readiness changed since last sent."""
-        r = self.readiness
-        if r is None or self.ended:
-            return
-        key = (r.round, tuple(r.ready(self._auto())))
-        if key != self._ready_key:
-            self._ready_key = key
-            msg = self.ready_message()
-            assert msg is not None
-            self._tell_all(msg)
-
-    async def press_ready(self, conn: Connection) -> None:
-        """准备: the socket's seat is ready for the next round (told to everyone)."""
-        s = conn.seat
-        if s is None:
-            raise ApiError("spectator", "a spectator has no seat to ready")
-        async with self.lock:
-            if self.ended:
-                raise ApiError("match_over", "the match is over")
-            if self.readiness is None:
-                raise Readiness.not_open()
-            self.readiness = self.readiness.press(s)
-            self.tell_ready()
-            self.driver.wake.set()
-
-    async def chat(self, conn: Connection, phrase: int) -> None:
-        """快捷语: tell everyone the seat's phrase id (within its budget)."""
-        s = conn.seat
-        if s is None:
-            raise ApiError("spectator", "a spectator cannot chat")
-        check_phrase(phrase)
-        self.chat_budget.take(str(s))
-        self._tell_all(said_dict(s, phrase))
-
-    async def deal_if_ready(self) -> bool:
-        """Deal the next round if every seat is ready or the wait is over (the deal is
-        stored first); whether it dealt. The driver calls it holding ``lock``."""
-        r = self.readiness
-        if r is None or self.ended or not r.due(self._auto(), now()):
-            return False
-        await persist.store_deal(self, r.round)
-        self._start_round()
-        self._count_steps()
-        self._broadcast()
-        return True
-
-    def deal_stored(self) -> None:
-        """Deal the waiting round when rebuilding a table whose deal was stored (counted
-        as a step, as it was when it was dealt live)."""
-        self._start_round()
-        self._count_steps()
-
-    def _start_round(self) -> None:
-        """Deal the round the table waits for (its 结算 closes)."""
-        self.readiness = None
-        self._ready_key = None
-        self.match.start_round()
-        self._log_pos = 0
-        self._collect()
-
-    async def attach(self, conn: Connection, since: int | None) -> None:
-        """Register a seat's socket and send it the snapshot; a returning person's seat
-        leaves disconnect-托管 (with a fresh clock for its open decision)."""
-        async with self.lock:
-            conn.table = self
-            s = conn.seat
-            if s is not None and self.clock.arrive(s):
-                self.clock.restart(s, self._acting(s))
-            self.audience(s).conns.add(conn)
-            self.snapshot(conn, since)
-            self.tell_status()
-            self.driver.wake.set()
-
-    def detach(self, conn: Connection) -> None:
-        """Forget a closed socket; a seat with none left starts its grace period."""
-        s = conn.seat
-        conns = self.audience(s).conns
-        if conn not in conns:
-            return
-        conns.discard(conn)
-        if s is not None and not conns and self.seats[s].bot is None:
-            self.clock.leave(s)
-            self.tell_status()
-            self.driver.wake.set()
-
-    async def set_tuoguan(self, conn: Connection, on: bool) -> None:
-        """托管 on or off for the socket's seat, stored before it is told."""
-        s = conn.seat
-        if s is None:
-            raise ApiError("spectator", "a spectator has no seat to hand over")
-        async with self.lock:
-            if self.ended:
-                raise ApiError("match_over", "the match is over")
-            if self.seats[s].tuoguan != on:
-                await persist.store_tuoguan(self, s, on)
-                self.seats[s].tuoguan = on
-            if not self.tell_status():
-                conn.put_dict(seats_dict(self._status))  # the answer, even when nothing changed
-            if not on:  # the seat's prompt again, with a fresh deadline
-                self.clock.restart(s, self._acting(s))
-                self._broadcast(only=s)
-            self.driver.wake.set()
-
-    # -- 解散 ---------------------------------------------------------------------------
-
-    async def vote_dissolve(self, conn: Connection, agree: bool) -> None:
-        """Propose 解散 or vote on the open proposal; all agreeing ends the match."""
-        s = conn.seat
-        if s is None:
-            raise ApiError("spectator", "a spectator has no vote")
-        async with self.lock:
-            if self.ended:
-                raise ApiError("match_over", "the match is over")
-            v = self.vote
-            if v is None and not agree:
-                raise ApiError("no_vote", "no 解散 vote is open; propose one with agree: true")
-            if v is None:
-                bots = [i.bot is not None for i in self.seats]
-                v = Vote.propose(s, bots, now() + self.settings.dissolve_seconds)
-            v = v.cast(s, agree)
-            outcome = v.outcome
-            await persist.store_vote(
-                self, None if outcome == "refused" else v, outcome == "dissolved"
-            )
-            self._tell_all(v.message(now(), outcome))
-            self.vote = None if outcome is not None else v
-            if outcome == "dissolved":
-                self.dissolved = True
-                self._tell_all(self._over())
-            self.driver.wake.set()
-
-    async def expire_vote(self) -> None:
-        """End the open 解散 vote if its time is up (stored, then told)."""
-        v = self.vote
-        if v is None or not v.expired(now()):
-            return
-        await persist.store_vote(self, None)
-        self._tell_all(v.message(now(), "expired"))
-        self.vote = None
+    attach = presence.attach
+    detach = presence.detach
+    set_tuoguan = presence.set_tuoguan
 
     # -- messages --------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from .. import fairplay, rulesets
 from ..db import RoomRow, RoomSeat
 from ..deps import Db, MaybeMe, Me, Srv, address
 from ..errors import ApiError
-from ..protocol import ErrorMsg
+from ..protocol import error_dict
 from ..rooms import check_quota, find_room, new_code, room_json
 from ..schemas import BOT_KINDS, BotBody, JoinBody, RoomBody
 from ..seating import commit_seats
@@ -85,7 +85,7 @@ async def leave(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[s
         await db.commit()
         for c in srv.hub.waiting.get(code, []):
             if c.account_id == me.id:
-                c.put(ErrorMsg(code="left", reason="you left the room"))
+                c.put_dict(error_dict("left", "you left the room"))
         return await room_json(db, room, me)
 
 

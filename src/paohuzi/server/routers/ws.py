@@ -16,10 +16,11 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ..cluster import CLOSE_MOVED
 from ..deps import Server, address
 from ..dispatch import dispatch
+from ..errors import ApiError
 from ..frames import read_frame
 from ..limits import CLOSE_UNAUTHENTICATED, TokenBucket
 from ..logouts import CLOSE_LOGGED_OUT
-from ..protocol import CLOSE_FLOOD, Auth, ClientMsg, ErrorMsg, Ping, Pong
+from ..protocol import CLOSE_FLOOD, Auth, ClientMsg, Ping, error_dict, pong_dict
 from ..services.signin import sign_in
 from ..tables import Connection
 
@@ -149,26 +150,27 @@ async def _serve(sock: _Socket) -> None:
                 await _drain_and_close(sock, CLOSE_FLOOD, "flood: too many messages")
                 return
             reason = f"more than {settings.ws_rate:g} messages a second; this one was dropped"
-            sock.conn.put(ErrorMsg(code="rate_limited", reason=reason))
+            sock.conn.put_dict(error_dict("rate_limited", reason))
             continue
-        msg = read_frame(frame)
-        if isinstance(msg, ErrorMsg):
-            sock.conn.put(msg)
-        else:
-            await _handle(sock, msg)
+        try:
+            msg = read_frame(frame)
+        except ApiError as e:
+            sock.conn.put_dict(error_dict(e.code, e.reason))
+            continue
+        await _handle(sock, msg)
 
 
 async def _handle(sock: _Socket, m: ClientMsg) -> None:
     conn = sock.conn
     if isinstance(m, Ping):
-        conn.put(Pong())
+        conn.put_dict(pong_dict())
     elif isinstance(m, Auth):
         logged_out = sock.close_with(CLOSE_LOGGED_OUT, "logged out: sign in again")
         who = (sock.address, sock.key)
         await sign_in(sock.srv.hub, sock.srv.rates, m, sock.code, conn, who, logged_out)
     elif conn.account_id is None:
-        conn.put(ErrorMsg(code="unauthenticated", reason="send an auth message first"))
+        conn.put_dict(error_dict("unauthenticated", "send an auth message first"))
     elif conn.table is None:
-        conn.put(ErrorMsg(code="not_started", reason="the match has not started"))
+        conn.put_dict(error_dict("not_started", "the match has not started"))
     else:
         await dispatch(m, conn, conn.table)

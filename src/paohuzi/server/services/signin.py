@@ -12,7 +12,7 @@ from .. import accounts, fairplay
 from ..db import MatchRow, RoomRow, RoomSeat
 from ..errors import ApiError
 from ..hub import Hub
-from ..protocol import Auth, ErrorMsg, Waiting
+from ..protocol import Auth, error_dict, waiting_dict
 from ..ratelimit import Rates
 from ..rooms import find_room
 from ..tables import Connection, TableHandle
@@ -22,17 +22,15 @@ __all__ = ["sign_in"]
 
 async def _room_and_seat(
     hub: Hub, rates: Rates, m: Auth, code: str, who: tuple[str, str | None]
-) -> tuple[int, RoomRow, int | None, list[list[int]]] | ErrorMsg:
+) -> tuple[int, RoomRow, int | None, list[list[int]]]:
     """The token's account, the room (as that account may see it), its seat there, and
-    the seats that share an address (fairplay.py; an open room only)."""
+    the seats that share an address (fairplay.py; an open room only); ``ApiError`` if
+    the token or the room is refused."""
     async with hub.sessions() as db:
         acct = await accounts.account_for_token(db, m.token)
         if acct is None:
-            return ErrorMsg(code="unauthenticated", reason="unknown or expired token")
-        try:
-            room = await find_room(db, rates, code, who[0], acct, who[1])
-        except ApiError as e:
-            return ErrorMsg(code=e.code, reason=e.reason)
+            raise ApiError("unauthenticated", "unknown or expired token")
+        room = await find_room(db, rates, code, who[0], acct, who[1])
         seat = await db.scalar(
             select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == acct.id)
         )
@@ -71,20 +69,20 @@ async def sign_in(
     the room to start); ``who`` is its address and invite key, ``logged_out`` what ends it
     when its token is logged out. A refusal goes back on the socket."""
     if conn.account_id is not None:
-        conn.put(ErrorMsg(code="already_authenticated", reason="this socket is signed in"))
+        conn.put_dict(error_dict("already_authenticated", "this socket is signed in"))
         return
-    found = await _room_and_seat(hub, rates, m, code, who)
-    if isinstance(found, ErrorMsg):
-        conn.put(found)
+    try:
+        account_id, room, seat, shared = await _room_and_seat(hub, rates, m, code, who)
+    except ApiError as e:
+        conn.put_dict(error_dict(e.code, e.reason))
         return
-    account_id, room, seat, shared = found
     if room.status == "expired":
-        conn.put(ErrorMsg(code="room_expired", reason=f"room {code} expired before it started"))
+        conn.put_dict(error_dict("room_expired", f"room {code} expired before it started"))
         return
     if m.spectate:
         seat = None
     elif seat is None:
-        conn.put(ErrorMsg(code="not_seated", reason="this account has no seat in the room"))
+        conn.put_dict(error_dict("not_seated", "this account has no seat in the room"))
         return
     conn.account_id = account_id
     hub.signed_in.signed_in(conn, accounts.hash_token(m.token), logged_out)
@@ -96,7 +94,7 @@ async def sign_in(
             table = hub.tables.get(code)
             if table is None:
                 hub.waiting.setdefault(code, []).append(conn)
-                conn.put(Waiting(room=code, seat=seat))
+                conn.put_dict(waiting_dict(code, seat))
                 fairplay.warn([conn], code, shared)
                 return
     await table.attach(conn, m.since)

@@ -1,0 +1,54 @@
+"""解散 at a table: a seat's proposal or vote, stored before it is told, and the end of a
+vote whose time is up. These are ``Table``'s methods ``vote_dissolve`` and
+``expire_vote`` (bound in its class body); the vote itself is ``vote.Vote``, a frozen value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import persist
+from .clock import now
+from .errors import ApiError
+from .vote import Vote
+
+if TYPE_CHECKING:
+    from .outbox import Connection
+    from .tables import Table
+
+__all__ = ["expire", "vote"]
+
+
+async def vote(table: Table, conn: Connection, agree: bool) -> None:
+    """Propose 解散 or vote on the open proposal; all agreeing ends the match."""
+    s = conn.seat
+    if s is None:
+        raise ApiError("spectator", "a spectator has no vote")
+    async with table.lock:
+        if table.ended:
+            raise ApiError("match_over", "the match is over")
+        v = table.vote
+        if v is None and not agree:
+            raise ApiError("no_vote", "no 解散 vote is open; propose one with agree: true")
+        if v is None:
+            bots = [i.bot is not None for i in table.seats]
+            v = Vote.propose(s, bots, now() + table.settings.dissolve_seconds)
+        v = v.cast(s, agree)
+        outcome = v.outcome
+        await persist.store_vote(table, None if outcome == "refused" else v, outcome == "dissolved")
+        table._tell_all(v.message(now(), outcome))
+        table.vote = None if outcome is not None else v
+        if outcome == "dissolved":
+            table.dissolved = True
+            table._tell_all(table._over())
+        table.driver.wake.set()
+
+
+async def expire(table: Table) -> None:
+    """End the open 解散 vote if its time is up (stored, then told)."""
+    v = table.vote
+    if v is None or not v.expired(now()):
+        return
+    await persist.store_vote(table, None)
+    table._tell_all(v.message(now(), "expired"))
+    table.vote = None
