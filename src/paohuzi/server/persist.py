@@ -148,16 +148,18 @@ def settle_accounts(t: Table, db: SqlConnection, deltas: Sequence[int], rnd: int
 
 async def store_deal(t: Table, rnd: int) -> None:
     """Store that round ``rnd`` is dealt (准备 done): a restart then shows it, not the
-    last round's 结算."""
+    last round's 结算. Blocking, so it joins the decisions' transaction on the committer's
+    writer thread (a coroutine write costs a transaction of its own on the event loop:
+    with a hundred tables, one in nearly every commit cycle, doubling its length)."""
 
-    async def store(db: AsyncSession) -> None:
-        await db.execute(
+    def store(db: SqlConnection) -> None:
+        db.execute(
             update(RoundRow)
             .where(RoundRow.match_id == t.match_id, RoundRow.index == rnd)
             .values(started=True)
         )
 
-    await write(t, store)
+    await write(t, None, (), store)
 
 
 async def store_tuoguan(t: Table, s: int, on: bool) -> None:
