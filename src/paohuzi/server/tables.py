@@ -158,9 +158,10 @@ class Table:
         change, and each seat's ``since`` and clock if its question changed."""
         st = self.state
         rnd, acting, seq = self.round, st.to_act(), self.decision_seq
+        open_ = () if self.ended or st.phase is Phase.OVER else acting  # as ``_acting``
         for a in self.players:
             if a.observe(st, rnd, acting, seq):
-                self.clock.restart(a.seat, self._acting(a.seat))  # type: ignore[arg-type]
+                self.clock.restart(a.seat, a.seat in open_)  # type: ignore[arg-type]
         self.spectators.observe(st, rnd, acting, seq)
 
     # -- seats: 托管, connections, status ----------------------------------------------
@@ -206,27 +207,35 @@ class Table:
 
     # -- messages --------------------------------------------------------------------
 
-    def _shown_clock(self, s: int | None) -> tuple[float | None, float | None]:
-        """Seat ``s``'s deadline and seconds left, if its person has a decision open."""
-        return self.clock.shown(s, s is not None and self._acting(s))
+    def _seat_clocks(self) -> list[tuple[float | None, float | None]]:
+        """Each seat's deadline and seconds left, if its person has a decision open
+        (worked out once for all the audiences a decision is told to)."""
+        st = self.state
+        open_ = () if self.ended or st.phase is Phase.OVER else st.to_act()
+        shown = self.clock.shown
+        return [shown(0, 0 in open_), shown(1, 1 in open_), shown(2, 2 in open_)]
 
-    def _clocks(self, a: Audience) -> list[float | None]:
+    @staticmethod
+    def _clocks(
+        a: Audience, st: State, seat_clocks: list[tuple[float | None, float | None]]
+    ) -> list[float | None]:
         """The deadlines of the seats ``a`` is shown to act (``Snapshot.clocks``)."""
-        shown = a.shown_acting(self.state)
-        return [self._shown_clock(s)[0] if s in shown else None for s in range(3)]
+        shown = a.shown_acting(st)
+        return [seat_clocks[s][0] if s in shown else None for s in range(3)]
 
     def snapshot(self, conn: Connection, since: int | None = None) -> None:
         """Queue (events after ``since``, then) the seat's snapshot on ``conn``."""
         a = self.audience(conn.seat)
         st = self.state
         a.catch_up(conn, since)
-        deadline, remaining = self._shown_clock(a.seat)
+        seat_clocks = self._seat_clocks()
+        deadline, remaining = (None, None) if a.seat is None else seat_clocks[a.seat]
         vote = None if self.vote is None or self.ended else self.vote.message(now())
         conn.put_dict(snapshot_dict(
             self.match_id, a.seat, self.round, a.step, a.since, len(a.events), a.view_form(st),
             a.legal_form(st), deadline=deadline, remaining=remaining,
             time_limit=self.time_limit, seats=self.status(), dissolve=vote,
-            ready=self.ready_message(), clocks=self._clocks(a),
+            ready=self.ready_message(), clocks=self._clocks(a, st, seat_clocks),
         ))  # fmt: skip
         if self.ended:
             conn.put_dict(self._over())
@@ -252,10 +261,12 @@ class Table:
         """
         st = self.state
         over = encode(self._over()) if self.ended else None
+        rnd, seat_clocks, none = self.round, self._seat_clocks(), (None, None)
         for a in self.audiences if only is None else (self.players[only],):
             conns = list(a.conns) if only is not None else a.behind()
             if conns:
-                a.tell(conns, st, self.round, self._shown_clock(a.seat), over, self._clocks(a))
+                mine = none if a.seat is None else seat_clocks[a.seat]
+                a.tell(conns, st, rnd, mine, over, self._clocks(a, st, seat_clocks))
 
     # -- decisions ---------------------------------------------------------------------
 
