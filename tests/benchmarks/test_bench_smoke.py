@@ -227,3 +227,13 @@ def _server_load_is_sane(data: dict[str, Any]) -> None:
     assert 0 < data["server_cpu_ms_per_decision"] < 1000
     assert len(data["error_samples"]) <= 3
     assert all(x.startswith("stale: ") for x in data["error_samples"])
+
+
+def test_server_load_club_rooms() -> None:
+    """``--club``: rooms opened from a club's template by its members in turn (one-round
+    matches, so each member opens some), played as plain rooms are, without an error."""
+    script = next(p for p in SCRIPTS if p.name == "server_load.py")
+    data = _run_quick(script, ["--club", "--rounds", "1"])
+    assert data["club"] is True and data["rooms"] == 2
+    assert data["errors"] == 0 and data["failures"] == [] and data["stale_open"] == 0
+    assert data["decisions"] > 0 and data["rounds"] > 0
