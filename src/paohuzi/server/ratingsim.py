@@ -42,6 +42,7 @@ __all__ = [
     "MatchOutcome",
     "draw_matches",
     "main",
+    "placed",
     "play_match",
     "published",
     "rate_matches",
@@ -50,6 +51,10 @@ __all__ = [
 KINDS = ("random", "rumen", "heuristic", "learned")
 """The kinds a run measures, weakest first by the arena (docs/bot-levels.md, strength.md)."""
 ROUNDS = 8  # a match, as a room's default
+
+ARENA_GAP = {"search": 0.72, "learned": 1.11, "guided": 1.11 + 0.27}
+"""Points a round over the heuristic in the arena (docs/strength.md: search +0.72 over 300
+deals, learned +1.11 over 3,000, guided +0.27 over learned over 2,500)."""
 
 
 @dataclass(frozen=True)
@@ -127,8 +132,8 @@ def rate_matches(
         for o in outcomes:
             with engine.begin() as db:
                 rate(db, [Player(ids[a], None) for a in o.seats], o.points)
-                for r in db.execute(select(Rating.account_id, Rating.mu)
-                                    .where(Rating.account_id.in_([ids[a] for a in o.seats]))):  # fmt: skip
+                seated = Rating.account_id.in_([ids[a] for a in o.seats])
+                for r in db.execute(select(Rating.account_id, Rating.mu).where(seated)):
                     mus[ids.index(r.account_id)] = r.mu
             history.append(list(mus))
         engine.dispose()
@@ -145,9 +150,21 @@ def published(kinds: Sequence[str], history: Sequence[Sequence[float]]) -> dict[
     return {k: round(mu + shift, 1) for k, mu in mus.items()}
 
 
+def placed(measured: dict[str, float]) -> dict[str, float]:
+    """The measured ratings and the two bots too slow for a run (a search decision takes
+    about 0.1 s, thousands of times a match), placed on the run's own scale by their arena
+    gaps: the run's rating per point a round between heuristic and learned, times search's
+    gap over the heuristic, and guided's over learned."""
+    per_point = (measured["learned"] - measured["heuristic"]) / ARENA_GAP["learned"]
+    search = measured["heuristic"] + per_point * ARENA_GAP["search"]
+    guided = measured["learned"] + per_point * (ARENA_GAP["guided"] - ARENA_GAP["learned"])
+    return {**measured, "search": round(search, 1), "guided": round(guided, 1)}
+
+
 def run_json(args: argparse.Namespace) -> dict[str, Any]:
-    """A run as ``docs/bot-ratings.json`` keeps it: the command's values, every match, the
-    final ratings and the published ones."""
+    """A run as ``docs/bot-ratings.json`` keeps it: the command's values, every match (its
+    accounts by seat, then its points), the final ratings, the measured ones and the
+    published ones (:func:`placed`)."""
     kinds = list(KINDS)
     outcomes = play_run(kinds, args.matches, args.seed, args.rounds, args.workers)
     history = rate_matches(kinds, outcomes)
@@ -157,7 +174,8 @@ def run_json(args: argparse.Namespace) -> dict[str, Any]:
         "rounds": args.rounds,
         "seed": args.seed,
         "final": {k: round(mu, 3) for k, mu in zip(kinds, history[-1], strict=True)},
-        "published": published(kinds, history),
+        "measured": published(kinds, history),
+        "published": placed(published(kinds, history)),
         "outcomes": [[*o.seats, *o.points] for o in outcomes],
     }
 
