@@ -15,7 +15,12 @@ starts another. Prints one JSON object:
   ``stale_open``, refused while the seat's decision was still open: a fault, always 0);
   ``server_rss_mb``; ``server_cpu``/``clients_cpu``: CPU seconds per second.
 
-``--quick`` (2 rooms, 3 s) is the smoke test's short form.
+``--quick`` (2 rooms, 3 s) is the smoke test's short form. ``--club``: every room is a
+club's (docs/clubs.md): each room's first client creates a club and a template (standard
+rules, ``--rounds``, no time limit), the other two join it by its invite link, and each
+match's room is opened from the template by one of the three members in turn, who starts
+it; everything else is as with plain rooms, so the two runs compare side by side (the
+club's rounds are also written into its standings).
 """
 
 from __future__ import annotations
@@ -83,6 +88,17 @@ class _Window:
             self.rounds += 1
 
 
+async def _club(clients: list[Any], rounds: int) -> str:
+    """A club of the three clients (the first its owner) with one template; the path that
+    opens a room from it."""
+    club = await clients[0].call("POST", "/clubs", {"name": "load"})
+    for c in clients[1:]:
+        await c.call("POST", f"/clubs/{club['id']}/join", {"key": club["invite_key"]})
+    body = {"name": "load", "rules": {}, "rounds": rounds, "time_limit": None}
+    template = await clients[0].call("POST", f"/clubs/{club['id']}/templates", body)
+    return f"/clubs/{club['id']}/templates/{template['id']}/open"
+
+
 async def _room_forever(
     base: str, args: Any, w: _Window, seed: int, started: asyncio.Event, setup: asyncio.Semaphore
 ) -> None:
@@ -95,10 +111,15 @@ async def _room_forever(
         async with setup:  # a few rooms at a time, so start-up does not swamp the server
             for i, c in enumerate(clients):
                 await c.guest(f"load{seed}-{i}")
+        opened = await _club(clients, args.rounds) if args.club else None
         n = 0
         while True:
+            host = clients[n % 3] if opened else clients[0]
             async with setup:
-                code = await clients[0].create_room(rounds=args.rounds)
+                if opened:
+                    code = str((await host.call("POST", opened))["code"])
+                else:
+                    code = await host.create_room(rounds=args.rounds)
                 for c in clients:
                     await c.join(code)
             players = [
@@ -113,7 +134,7 @@ async def _room_forever(
                 for i, c in enumerate(clients)
             ]
             tasks = [asyncio.create_task(p.play()) for p in players]
-            await clients[0].start(code)
+            await host.start(code)
             started.set()
             if w.open:
                 w.rounds += 1  # the new match's first round
@@ -255,12 +276,15 @@ def main() -> None:
         help="one 复盘 running on the server through the window (a bot match's, seat 0)",
     )
     ap.add_argument("--quick", action="store_true", help="2 rooms, 3 s (the smoke test)")
+    ap.add_argument("--club", action="store_true", help="club rooms, opened from a template")
     ap.add_argument(
         "--workers",
         help="e.g. 1,2,3: several workers behind PostgreSQL and Redis, one run per count "
         "(runs benchmarks/cluster_load.py with --rooms, --seconds, --rounds, --db)",
     )
     args = ap.parse_args()
+    if args.workers and args.club:
+        raise SystemExit("error: --club runs on one worker (not with --workers)")
     if args.workers:
         cmd = [sys.executable, str(Path(__file__).with_name("cluster_load.py")),
                "--workers", args.workers, "--rooms", str(args.rooms),
@@ -346,6 +370,7 @@ def _measure(
         "seconds": args.seconds,
         "db": make_url(db).get_backend_name(),
         "bot": args.bot,
+        "club": args.club,
         "batch": not args.no_batch,
         "client_processes": procs,
         "decisions": len(lat),

@@ -83,6 +83,7 @@ def _short(command: str) -> str:
     """A documented command as the tests run it: this venv, long measurements short."""
     cmd = command.replace(".venv/bin/", f"{BIN}/")
     cmd = re.sub(r"--deals \d+", "--deals 2", cmd)
+    cmd = re.sub(r"--matches \d+", "--matches 3", cmd)
     if "benchmarks/" in cmd:
         cmd += " --quick"
     return cmd

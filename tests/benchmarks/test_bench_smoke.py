@@ -237,3 +237,13 @@ def test_server_load_measures_with_an_analysis_running() -> None:
     assert data["analysis"]["match_id"] > 0
     assert data["analysis"]["status_at_end"] == "running"
     assert "token" not in data["analysis"]  # the guest's token never printed
+
+
+def test_server_load_club_rooms() -> None:
+    """``--club``: rooms opened from a club's template by its members in turn (one-round
+    matches, so each member opens some), played as plain rooms are, without an error."""
+    script = next(p for p in SCRIPTS if p.name == "server_load.py")
+    data = _run_quick(script, ["--club", "--rounds", "1"])
+    assert data["club"] is True and data["rooms"] == 2
+    assert data["errors"] == 0 and data["failures"] == [] and data["stale_open"] == 0
+    assert data["decisions"] > 0 and data["rounds"] > 0

@@ -4,7 +4,8 @@ on 2 tables. Every deal is played once per rotation at both tables, with one see
 cards) everywhere and the seats rotated as the arena rotates them; duplicate scores sum to
 zero per deal; the stronger bot (heuristic, +5.1 points a round over random in the arena)
 ranks first and the heuristics' mean score is above the randoms'. (The learned bot's +1.1
-over the heuristic is too small a gap for 6 deals to show.) Bots of the server fill seats
+over the heuristic is too small a gap for 6 deals to show: test_tournament_ranking.py plays
+360 deals in-process with the same rotation and scoring code.) Bots of the server fill seats
 too."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import httpx
 
 from paohuzi.bots import make_bot
 from paohuzi.server.client import ServerClient
-from paohuzi.server.services.tournaments import RULES, slot_at
+from paohuzi.server.duplicate import RULES, slot_at
 from paohuzi.server.tournamentclient import play_tournament
 
 from .conftest import Server, auth, guest

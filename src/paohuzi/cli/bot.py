@@ -3,7 +3,9 @@
 It signs in as a guest, takes a free seat and plays every decision it is prompted for
 with one of ``paohuzi.bots`` until the match is over. ``--new`` makes it the host of a
 new room instead (``--fill`` seats the server's bots in the other seats); the host starts
-the match once three seats are taken.
+the match once three seats are taken. ``--tournament CLUB/T`` plays a club's duplicate
+tournament instead: as the member the ``--token`` names, every table the tournament seats
+it at, until the tournament is over (docs/clubs.md).
 """
 
 from __future__ import annotations
@@ -43,12 +45,31 @@ def bot_cmd(
     ] = None,
     rounds: Annotated[int, typer.Option(min=1, max=32, help="With --new: rounds.")] = 1,
     wait: Annotated[
-        float, typer.Option(min=0, help="With --new: seconds to wait for the room to fill.")
+        float,
+        typer.Option(
+            min=0,
+            help="With --new: seconds to wait for the room to fill; with "
+            "--tournament: for the tournament to end.",
+        ),
     ] = 300,
     record: Annotated[
         Path | None, typer.Option(help="Save the finished match's record here (paohuzi replay).")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the bot's choices.")] = None,
+    tournament: Annotated[
+        str | None,
+        typer.Option(
+            help="CLUB/TOURNAMENT ids: play every table of a club's tournament "
+            "this account is seated at (needs --token: a member's)."
+        ),
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            help="Play as the account this sign-in token names (default: a new guest).",
+            envvar="PAOHUZI_TOKEN",
+        ),
+    ] = None,
 ) -> None:
     """Play a seat of a room on a paohuzi server with a bot until the match is over."""
     try:
@@ -56,6 +77,20 @@ def bot_cmd(
         from ..server.client import ClientError, check_server_url, parse_room
     except ImportError as e:  # pragma: no cover - depends on the install
         fail(f"paohuzi bot needs: pip install 'paohuzi[server]' ({e})")
+    if tournament is not None:
+        if room is not None or new or fill is not None:
+            fail("--tournament goes without --room, --new and --fill")
+        if token is None:
+            fail("--tournament needs --token (a member's sign-in token)")
+        where = parse_tournament(tournament)
+        if bot not in BOTS:
+            fail(f"--bot {bot!r}: choose from {', '.join(sorted(BOTS))}")
+        try:
+            check_server_url(server)
+            asyncio.run(_tournament(server, token, where, bot, wait, seed))
+        except ClientError as e:
+            fail(str(e), 2 if e.bad_input else 1)
+        return
     if (room is None) == (not new):
         fail("give either --room CODE or --new")
     try:
@@ -75,6 +110,34 @@ def bot_cmd(
         )
     except ClientError as e:
         fail(str(e), 2 if e.bad_input else 1)
+
+
+def parse_tournament(value: str) -> tuple[int, int]:
+    """``CLUB/TOURNAMENT`` (two ids) as numbers, or a clear error quoting it."""
+    parts = value.split("/")
+    if len(parts) != 2 or not all(p.isdigit() and 0 < len(p) <= 10 for p in parts):
+        fail(f"--tournament {value[:40]!r}: give CLUB/TOURNAMENT, two ids such as 3/7")
+    return int(parts[0]), int(parts[1])
+
+
+async def _tournament(
+    server: str, token: str, where: tuple[int, int], bot: str, wait: float, seed: int | None
+) -> None:
+    """Play a tournament's tables as the token's account (the tournament's rules)."""
+    from ..bots import make_bot
+    from ..server.client import ServerClient
+    from ..server.duplicate import RULES
+    from ..server.tournamentclient import play_tournament
+
+    http = ServerClient(server, token)
+    try:
+        me = await http.call("GET", "/accounts/me")
+        club, tid = where
+        typer.echo(f"tournament {tid} of club {club}: playing as {me['nickname']}")
+        done = await play_tournament(http, club, tid, make_bot(bot, seed, RULES), timeout=wait)
+        typer.echo(f"tournament {tid} over: {len(done['played'])} tables played")
+    finally:
+        await http.aclose()
 
 
 async def _run(

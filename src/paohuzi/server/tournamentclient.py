@@ -22,18 +22,18 @@ async def play_tournament(
     poll: float = 0.2,
     timeout: float = 600,
 ) -> dict[str, Any]:
-    """Play every room the tournament seats this account in; the final status. Gives up
-    (ClientError) after ``timeout`` seconds."""
+    """Play every room the tournament seats this account in; the final status, with the
+    rooms played (``played``, in order). Gives up (ClientError) after ``timeout`` s."""
     path = f"/clubs/{club_id}/tournaments/{tournament_id}"
-    played: set[str] = set()
+    played: list[str] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         status: dict[str, Any] = await client.call("GET", path)
         if status["status"] == "finished":
-            return status
+            return {**status, "played": played}
         room = status["room"]
         if room is not None and room not in played:
-            played.add(room)
+            played.append(room)
             assert client.token is not None
             await SeatPlayer(client.ws_url(room), client.token, bot).play()
         else:

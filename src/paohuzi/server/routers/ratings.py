@@ -10,7 +10,7 @@ from ..clubdb import Rating
 from ..db import Account, RoomSeat
 from ..deps import Db
 from ..errors import ApiError
-from ..ratings import BOT_RATINGS, PRIOR, SkillRating, rating_json
+from ..ratings import BOT_RATINGS, PRIOR, SkillRating, bot_rating, rating_json
 
 __all__ = ["router"]
 
@@ -47,8 +47,9 @@ async def rating(account_id: Annotated[int, Path(ge=1, le=2**31 - 1)], db: Db) -
         raise ApiError("no_account", f"no account {account_id}", 404)
     if acct.kind == "bot":
         kind = await db.scalar(select(RoomSeat.bot).where(RoomSeat.account_id == acct.id))
-        if kind in BOT_RATINGS:
-            return {"account_id": acct.id, **rating_json(BOT_RATINGS[kind], bot=kind)}
+        fixed = bot_rating(kind) if kind is not None else None
+        if fixed is not None:
+            return {"account_id": acct.id, **rating_json(fixed, bot=kind)}
     row = await db.get(Rating, acct.id)
     r = PRIOR if row is None else SkillRating(row.mu, row.sigma, row.matches)
     return {"account_id": acct.id, **rating_json(r)}

@@ -15,7 +15,6 @@ no 悟性 moves), and their rounds count in the club's standings like any club r
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections import defaultdict
 from typing import Any
@@ -23,7 +22,6 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...core.rules import HONG_GUAI_WAN
 from .. import accounts
 from ..clubaccess import is_member
 from ..clubdb import (
@@ -35,6 +33,7 @@ from ..clubdb import (
     TournamentPlayer,
 )
 from ..db import Account, MatchRow, RoomRow, RoomSeat
+from ..duplicate import RULES, deal_seed, rank, slot_at
 from ..errors import ApiError
 from ..hub import Hub
 from ..rooms import new_code
@@ -44,19 +43,7 @@ from .start import start_match
 
 __all__ = ["RULES", "advance", "create", "mine", "results", "the_tournament"]
 
-RULES = HONG_GUAI_WAN.with_(cap_winner_gain=False, cap_loser_payment=False, rounds_per_match=1)
 MAX_TABLES = 8
-
-
-def deal_seed(t: Tournament, deal: int) -> int:
-    """The seed of deal ``deal``: the same cards and dealer at every table and rotation."""
-    return random.Random(f"tournament:{t.seed}:{deal}").randrange(2**63)
-
-
-def slot_at(table: int, rotation: int, seat: int) -> int:
-    """The slot of the player at ``seat`` of ``table`` in ``rotation`` (the arena's cyclic
-    rotations: seat s holds the group's player (s + rotation) mod 3)."""
-    return 3 * table + (seat + rotation) % 3
 
 
 async def create(db: AsyncSession, c: Caller, deals: int, players: list[int | str]) -> Tournament:
@@ -134,7 +121,7 @@ async def _open_stage(db: AsyncSession, hub: Hub, t: Tournament, stage: int) -> 
             seats.append(rs)
         db.add(TournamentGame(tournament_id=t.id, deal=deal, rotation=rotation, table=table,
                               room_id=room.id))  # fmt: skip
-        await start_match(db, hub, room, seats, {room.code: deal_seed(t, deal)})
+        await start_match(db, hub, room, seats, {room.code: deal_seed(t.seed, deal)})
 
 
 async def advance(db: AsyncSession, hub: Hub, t: Tournament) -> None:
@@ -216,26 +203,6 @@ async def results(db: AsyncSession, t: Tournament) -> dict[str, Any]:
 
 
 def _ranked(t: Tournament, plays: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
-    """The comparisons and the ranking from the plays of each deal."""
-    score: dict[int, float] = defaultdict(float)
-    deals = []
-    full = 3 * t.tables
-    for deal in sorted(plays):
-        ps = plays[deal]
-        done = len(ps) == full and all(s["result"] is not None for p in ps for s in p["seats"])
-        avg = [sum(p["seats"][s]["result"] for p in ps) / full for s in range(3)] if done else None
-        per: dict[int, float] = defaultdict(float)
-        for p in ps:
-            for s, seat in enumerate(p["seats"]):
-                seat["vs_average"] = None if avg is None else seat["result"] - avg[s]
-                if avg is not None:
-                    per[seat["account_id"]] += (seat["result"] - avg[s]) / 3
-        for acct, v in per.items():
-            score[acct] += v
-        deals.append({"deal": deal, "complete": done, "seat_average": avg, "plays": ps,
-                      "scores": {str(a): round(v, 4) for a, v in per.items()}})  # fmt: skip
-    ranking = [
-        {"account_id": a, "score": round(score[a], 4)}
-        for a in sorted(score, key=lambda a: (-score[a], a))
-    ]
+    """The comparisons and the ranking from the plays of each deal (duplicate.py)."""
+    deals, ranking = rank(t.tables, plays)
     return {"id": t.id, "status": t.status, "deals": deals, "ranking": ranking}
