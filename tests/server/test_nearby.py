@@ -7,6 +7,7 @@ deletes them on withdrawal, on leaving and at the start."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -144,3 +145,16 @@ def test_a_wider_setting_warns_farther(tmp_path: Path) -> None:
         code, (a, b, _) = _three(srv)
         _put(srv, code, a, HOME)
         assert _put(srv, code, b, FAR)["close_by"] == [[0, 1]]
+
+
+def test_an_expired_room_keeps_no_position(tmp_path: Path) -> None:
+    env = {"PAOHUZI_ROOM_OPEN_SECONDS": "1.5", "PAOHUZI_ROOM_SWEEP_SECONDS": "0.2"}
+    with ServerProcess(tmp_path / "s.db", tmp_path / "s.log", env) as srv:
+        code, (a, _, _) = _three(srv)
+        _put(srv, code, a, HOME)
+        assert len(_cells(srv)) == 1
+        deadline = time.monotonic() + 10
+        while _room(srv, code)["status"] != "expired":
+            assert time.monotonic() < deadline, "the room did not expire"
+            time.sleep(0.1)
+        assert _cells(srv) == []
