@@ -100,6 +100,7 @@ CASES: list[tuple[type[BaseModel], Callable[[], list[dict[str, Any]]]]] = [
     (p.ErrorMsg, lambda: [p.error_dict("stale", "late"), p.error_dict("illegal", "no", "c")]),
     (p.Waiting, lambda: [p.waiting_dict("ABCDEF", 2), p.waiting_dict("ABCDEF", None)]),
     (p.SameAddress, lambda: [p.same_address_dict("123456", [[0, 2]])]),
+    (p.CloseBy, lambda: [p.close_by_dict("123456", [[0, 1, 2]])]),
     (
         p.MatchOver,
         lambda: [

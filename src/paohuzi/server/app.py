@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from . import nearby
 from .db import make_engine, upgrade
 from .deps import Server
 from .errors import ApiError
@@ -95,6 +96,7 @@ def create_app(
     is one worker of several sharing the database (cluster.py); without, the only one."""
     engine, sessions = make_engine(db_url)
     play_settings = settings or PlaySettings.from_env()
+    nearby.close_by_km()  # a bad PAOHUZI_CLOSE_BY_KM is refused at the start, not per request
     hub = Hub(sessions, play_settings)
     srv = Server(
         hub, sessions, play_settings, Rates(rates or RateSettings.from_env()), ReplayCache()

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 __all__ = [
     "ack_dict",
+    "close_by_dict",
     "dissolve_vote_dict",
     "encode",
     "error_dict",
@@ -154,6 +155,11 @@ def waiting_dict(room: str, seat: int | None) -> dict[str, Any]:
 def same_address_dict(room: str, seats: list[list[int]]) -> dict[str, Any]:
     """A :class:`SameAddress` message."""
     return {"type": "same_address", "room": room, "seats": seats}
+
+
+def close_by_dict(room: str, seats: list[list[int]]) -> dict[str, Any]:
+    """A :class:`CloseBy` message."""
+    return {"type": "close_by", "room": room, "seats": seats}
 
 
 def match_over_dict(

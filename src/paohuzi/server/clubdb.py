@@ -36,6 +36,7 @@ __all__ = [
     "ClubTemplate",
     "Rating",
     "SeatAddress",
+    "SeatLocation",
     "Tournament",
     "TournamentGame",
     "TournamentPlayer",
@@ -144,6 +145,18 @@ class SeatAddress(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
     address_hash: Mapped[str] = mapped_column(String(64))
+
+
+class SeatLocation(Base):
+    """A seated player's coarse position in an open room, shared only by its own opt-in
+    (nearby.py): whole cells of 1/200 degree, never more. Deleted when the player
+    withdraws or leaves, and when the room starts or expires; never shown to anyone."""
+
+    __tablename__ = "seat_locations"
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    lat_cell: Mapped[int] = mapped_column(Integer)
+    lon_cell: Mapped[int] = mapped_column(Integer)
 
 
 class Tournament(Base):

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import online
 from .db import MatchRow, RoomRow
 from .errors import ApiError
 from .forwarding import (
@@ -107,6 +108,7 @@ class Cluster:
         self.worker = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.owned: dict[int, tuple[str, int]] = {}  # match -> (lease value, epoch)
         self.fwd = Forwarding(self)  # sockets bound to other workers' tables, and theirs here
+        self.online = online.Published()  # who is online here, for every worker (online.py)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._tasks: list[asyncio.Task[None]] = []
@@ -299,11 +301,13 @@ class Cluster:
                 held = list(self.owned.items())
                 async with self.redis.pipeline(transaction=False) as p:  # one round trip
                     p.set(alive_key(self.worker), "1", px=3 * self.lease_ms)
+                    self.online.queue(p, self.hub, self.worker, 3 * self.lease_ms)
                     for mid, (value, _) in held:
                         await self._renew(keys=[lease_key(mid)], args=[value, self.lease_ms],
                                           client=p)  # fmt: skip
                     answers = await p.execute()
-                for (mid, (value, _)), renewed in zip(held, answers[1:], strict=True):
+                renewals = answers[len(answers) - len(held) :]  # (after the online map's)
+                for (mid, (value, _)), renewed in zip(held, renewals, strict=True):
                     if not renewed and self.owned.get(mid, ("",))[0] == value:
                         await self.step_down(mid, "lease lost")
             except asyncio.CancelledError:

@@ -15,6 +15,7 @@ from datetime import timedelta
 from sqlalchemy import exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from . import nearby
 from .db import RoomRow, RoomSeat, now
 from .limits import env_positive
 
@@ -61,6 +62,7 @@ async def expire_rooms(db: AsyncSession, settings: ExpirySettings) -> int:
         .values(status="expired")
         .execution_options(synchronize_session=False)
     )
+    await nearby.forget(db, ids)
     await db.commit()
     return int(getattr(result, "rowcount", 0) or 0)
 

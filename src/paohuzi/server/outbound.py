@@ -12,6 +12,7 @@ from .wire import WireModel
 
 __all__ = [
     "Ack",
+    "CloseBy",
     "DissolveVote",
     "ErrorMsg",
     "EventMsg",
@@ -205,6 +206,16 @@ class SameAddress(WireModel):
     seats: list[list[int]]
 
 
+class CloseBy(WireModel):
+    """A warning, never a block: seated players who both chose to share their rough
+    location are close by (nearby.py). ``seats``: each group of such seats (no position is
+    ever sent)."""
+
+    type: Literal["close_by"] = "close_by"
+    room: str
+    seats: list[list[int]]
+
+
 class MatchOver(WireModel):
     """The match has ended: each seat's net 悟性 and the balances.
 
@@ -237,6 +248,7 @@ ServerMessage = Annotated[
     | ErrorMsg
     | Waiting
     | SameAddress
+    | CloseBy
     | MatchOver
     | Pong
     | Seats

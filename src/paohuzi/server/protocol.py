@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .builders import (
     ack_dict,
+    close_by_dict,
     dissolve_vote_dict,
     encode,
     error_dict,
@@ -48,6 +49,7 @@ from .inbound import (
 )
 from .outbound import (
     Ack,
+    CloseBy,
     DissolveVote,
     ErrorMsg,
     EventMsg,
@@ -81,6 +83,7 @@ __all__ = [
     "Chat",
     "ClientMessage",
     "ClientMsg",
+    "CloseBy",
     "Dissolve",
     "DissolveVote",
     "ErrorMsg",
@@ -103,6 +106,7 @@ __all__ = [
     "Waiting",
     "ack_dict",
     "client_adapter",
+    "close_by_dict",
     "dissolve_vote_dict",
     "encode",
     "error_dict",

@@ -53,6 +53,8 @@ class RateSettings:
     analysis_rate: float = 1 / 120
     hint_burst: float = 30  # per account: 提示 in practice games
     hint_rate: float = 0.5
+    location_burst: float = 30  # per account: locations shared or withdrawn (nearby.py)
+    location_rate: float = 0.5
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -125,6 +127,7 @@ class Rates:
         self.replay = RateLimiter("replays from this address", s.replay_burst, s.replay_rate)
         self.analysis = RateLimiter("analyses started", s.analysis_burst, s.analysis_rate)
         self.hint = RateLimiter("hints", s.hint_burst, s.hint_rate)
+        self.location = RateLimiter("location changes", s.location_burst, s.location_rate)
 
     def lookup_check(self, address: str) -> None:
         """Before a look-up by code: refused once the address spent its look-ups or its

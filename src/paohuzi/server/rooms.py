@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.rules import RuleSet
-from . import clubaccess, fairplay
+from . import clubaccess, fairplay, nearby
 from .db import LIVE_ROOM, Account, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .ratelimit import Rates
@@ -100,6 +100,18 @@ async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict
         "invite_key": room.invite_key if insider else None,
         # Seats whose players joined from one address: a warning (fairplay.py).
         "same_address": await fairplay.groups(db, room.id),
+        **await _close_by(db, room, me),
+    }
+
+
+async def _close_by(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:
+    """``close_by``: seats of players who both shared a position near each other (a
+    warning, nearby.py); ``location_shared``: whether ``me`` shared one (never where)."""
+    if room.status != "open":  # positions are deleted at the start
+        return {"close_by": [], "location_shared": False}
+    return {
+        "close_by": await nearby.groups(db, room.id, nearby.close_by_km()),
+        "location_shared": me is not None and await nearby.shared(db, room.id, me.id),
     }
 
 

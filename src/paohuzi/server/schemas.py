@@ -14,6 +14,7 @@ __all__ = [
     "ErrorBody",
     "GuestBody",
     "JoinBody",
+    "LocationBody",
     "RegisterBody",
     "RoomBody",
 ]
@@ -78,6 +79,19 @@ class JoinBody(_Body):
 
     seat: Annotated[int | None, Field(ge=0, le=2)] = None
     key: Annotated[str | None, Field(max_length=64)] = None
+
+
+# A coordinate in degrees: a finite JSON number in range (true, "1.5", NaN are refused).
+Latitude = Annotated[float, Field(ge=-90, le=90, allow_inf_nan=False, strict=True)]
+Longitude = Annotated[float, Field(ge=-180, le=180, allow_inf_nan=False, strict=True)]
+
+
+class LocationBody(_Body):
+    """A seated player's rough position, shared by its own choice for the close-by warning
+    (nearby.py): the server keeps it rounded to 0.005 degree and never shows it."""
+
+    lat: Latitude
+    lon: Longitude
 
 
 class BotBody(_Body):

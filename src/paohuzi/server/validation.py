@@ -23,7 +23,10 @@ MAX_ID = 2**31 - 1  # the largest id an Integer column holds on both backends (P
 SNIPPET = 40  # characters of a refused value quoted in a reason
 
 # A field refused by the schema keeps the code accounts.py gives it when it refuses it.
-FIELD_CODES = {"username": "bad_username", "password": "bad_password", "nickname": "bad_nickname"}
+FIELD_CODES = {
+    "username": "bad_username", "password": "bad_password", "nickname": "bad_nickname",
+    "lat": "bad_location", "lon": "bad_location",
+}  # fmt: skip
 
 MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="a match's id")]
 

@@ -6,13 +6,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
 
-from .. import fairplay, rulesets
+from .. import fairplay, nearby, rulesets
 from ..db import RoomRow, RoomSeat
 from ..deps import Db, MaybeMe, Me, Srv, address
 from ..errors import ApiError
 from ..protocol import error_dict
 from ..rooms import check_quota, find_room, new_code, room_json
-from ..schemas import BOT_KINDS, BotBody, JoinBody, RoomBody
+from ..schemas import BOT_KINDS, BotBody, JoinBody, LocationBody, RoomBody
 from ..seating import commit_seats
 from ..services.clubrooms import bots_allowed
 from ..services.seats import free_seat, open_room, seat_bots
@@ -82,10 +82,49 @@ async def leave(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[s
             raise ApiError("not_seated", "this account has no seat here", 409)
         for s in mine:
             await db.delete(s)
+        await nearby.withdraw(db, room.id, me.id)
         await db.commit()
         for c in srv.hub.waiting.get(code, []):
             if c.account_id == me.id:
                 c.put_dict(error_dict("left", "you left the room"))
+        return await room_json(db, room, me)
+
+
+async def _my_open_seat(db: Db, srv: Srv, code: str, me: Me, request: Request) -> RoomRow:
+    """The open room (claimed), if ``me`` has a seat in it: 403 ``not_seated`` otherwise
+    (a spectator, a host without a seat), after the per-account rate."""
+    srv.rates.location.take(f"account:{me.id}")
+    room, seats = await open_room(db, srv.rates, code, (me, address(request), None))
+    if not any(s.account_id == me.id and s.bot is None for s in seats):
+        await db.rollback()
+        raise ApiError("not_seated", "only a seated player may share a location here", 403)
+    return room
+
+
+@router.put("/rooms/{code}/location")
+async def share_location(
+    code: str, body: LocationBody, me: Me, db: Db, request: Request, srv: Srv
+) -> dict[str, Any]:
+    """Share this seat's rough position for the close-by warning (nearby.py): the player's
+    own choice; kept rounded, for this seat of this open room only, never shown."""
+    async with srv.hub.lock:
+        room = await _my_open_seat(db, srv, code, me, request)
+        await nearby.record(db, room.id, me.id, body.lat, body.lon)
+        await db.commit()
+        out = await room_json(db, room, me)
+        nearby.warn(srv.hub.waiting.get(code, []), code, out["close_by"])
+        return out
+
+
+@router.delete("/rooms/{code}/location")
+async def withdraw_location(
+    code: str, me: Me, db: Db, request: Request, srv: Srv
+) -> dict[str, Any]:
+    """Withdraw (delete) this seat's shared position."""
+    async with srv.hub.lock:
+        room = await _my_open_seat(db, srv, code, me, request)
+        await nearby.withdraw(db, room.id, me.id)
+        await db.commit()
         return await room_json(db, room, me)
 
 

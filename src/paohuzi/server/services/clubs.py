@@ -21,6 +21,7 @@ from ..clubdb import Club, ClubMember, ClubSeason
 from ..db import Account
 from ..errors import ApiError
 from ..hub import Hub
+from ..online import everywhere
 from ..ratelimit import Rates
 
 __all__ = [
@@ -226,25 +227,6 @@ async def remove(db: AsyncSession, c: Caller, account_id: int) -> None:
     await db.commit()
 
 
-def _where_online(hub: Hub) -> dict[int, str | None]:
-    """Account ids with a signed-in socket on this worker, and the room code of the table
-    they sit at (None: watching, or waiting for a room to start)."""
-    out: dict[int, str | None] = {}
-    for code, conns in hub.waiting.items():
-        for conn in conns:
-            if conn.account_id is not None:
-                out.setdefault(conn.account_id, None if conn.spectator else code)
-    for code, table in hub.tables.items():
-        for audience in table.players:
-            for conn in audience.conns:
-                if conn.account_id is not None:
-                    out[conn.account_id] = code
-        for conn in table.spectators.conns:
-            if conn.account_id is not None:
-                out.setdefault(conn.account_id, None)
-    return out
-
-
 async def members_json(db: AsyncSession, c: Caller, hub: Hub) -> list[dict[str, Any]]:
     """The members (and, to admins, the pending requests), each with whether it is online
     and the code of the table it sits at."""
@@ -257,7 +239,7 @@ async def members_json(db: AsyncSession, c: Caller, hub: Hub) -> list[dict[str, 
         )
     ).all()
     admin = _RANK[c.role] >= _RANK[Role.ADMIN]
-    online = _where_online(hub)
+    online = await everywhere(hub)  # on every worker (online.py)
     return [
         {
             "account_id": m.account_id,

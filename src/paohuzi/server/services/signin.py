@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from sqlalchemy import select
 
-from .. import accounts, fairplay
+from .. import accounts, fairplay, nearby
 from ..db import MatchRow, RoomRow, RoomSeat
 from ..errors import ApiError
 from ..hub import Hub
@@ -22,10 +22,10 @@ __all__ = ["sign_in"]
 
 async def _room_and_seat(
     hub: Hub, rates: Rates, m: Auth, code: str, who: tuple[str, str | None]
-) -> tuple[int, RoomRow, int | None, list[list[int]]]:
+) -> tuple[int, RoomRow, int | None, tuple[list[list[int]], list[list[int]]]]:
     """The token's account, the room (as that account may see it), its seat there, and
-    the seats that share an address (fairplay.py; an open room only); ``ApiError`` if
-    the token or the room is refused."""
+    the seats that share an address (fairplay.py) and that are close by (nearby.py; an
+    open room only); ``ApiError`` if the token or the room is refused."""
     async with hub.sessions() as db:
         acct = await accounts.account_for_token(db, m.token)
         if acct is None:
@@ -34,8 +34,11 @@ async def _room_and_seat(
         seat = await db.scalar(
             select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == acct.id)
         )
-        shared = await fairplay.groups(db, room.id) if room.status == "open" else []
-    return acct.id, room, seat, shared
+        shared, near = [], []
+        if room.status == "open":
+            shared = await fairplay.groups(db, room.id)
+            near = await nearby.groups(db, room.id, nearby.close_by_km())
+    return acct.id, room, seat, (shared, near)
 
 
 async def _table_for(hub: Hub, code: str, room: RoomRow) -> TableHandle | None:
@@ -72,7 +75,7 @@ async def sign_in(
         conn.put_dict(error_dict("already_authenticated", "this socket is signed in"))
         return
     try:
-        account_id, room, seat, shared = await _room_and_seat(hub, rates, m, code, who)
+        account_id, room, seat, warnings = await _room_and_seat(hub, rates, m, code, who)
     except ApiError as e:
         conn.put_dict(error_dict(e.code, e.reason))
         return
@@ -95,6 +98,7 @@ async def sign_in(
             if table is None:
                 hub.waiting.setdefault(code, []).append(conn)
                 conn.put_dict(waiting_dict(code, seat))
-                fairplay.warn([conn], code, shared)
+                fairplay.warn([conn], code, warnings[0])
+                nearby.warn([conn], code, warnings[1])
                 return
     await table.attach(conn, m.since)

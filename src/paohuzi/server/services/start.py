@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...core.match import Match
 from ...core.rules import RuleSet
-from .. import rulesets
+from .. import nearby, rulesets
 from ..db import Account, MatchRow, RoomRow, RoomSeat, RoundRow
 from ..errors import ApiError
 from ..hub import Hub
@@ -33,6 +33,7 @@ async def _store(db: AsyncSession, room: RoomRow, match: Match, balances: list[i
     """Commit the match's row and its first round's (the room is already ``playing``)."""
     scoring = rulesets.scoring_of(match.rules)
     first = match.start_round()
+    await nearby.forget(db, [room.id])  # positions only ever warn before the start
     row = MatchRow(
         room_id=room.id,
         rules=match.rules.to_dict(),

@@ -6,7 +6,7 @@ import { html, render, useEffect, useState } from "./vendor/htm-preact-standalon
 import { api, session, ApiError } from "./api.js";
 import { Card, Group, glyphs } from "./cards.js";
 import { ClubsScreen, ClubsLink } from "./clubs.js";
-import { SameAddress } from "./fairplay.js";
+import { CloseBy, SameAddress, ShareLocation } from "./fairplay.js";
 import { Game } from "./game.js";
 import { t, lang, setLang, errorWords } from "./i18n.js";
 import { Countdown, Table, eventWords, seatWord } from "./table.js";
@@ -394,6 +394,8 @@ function WaitingRoom({ room, invite }) {
   return html`<main class="screen room">
     <h2>${t("room", { code: room.code })}</h2>
     <${SameAddress} room=${room} />
+    <${CloseBy} room=${room} />
+    ${seated && html`<${ShareLocation} room=${room} call=${call} say=${(text) => toast(text, "info")} />`}
     <div class="invite"><span>${t("invite")}</span><input readonly value=${link} aria-label=${t("invite")} />
       <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(link).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
     <ol class="seats">${room.seats.map((s, i) => html`<li class="seat-row" data-seat=${i}>

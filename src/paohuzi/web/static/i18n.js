@@ -75,6 +75,14 @@ const WORDS = {
   start: ["开始", "Start"],
   leave: ["离开", "Leave"],
   waiting_start: ["等待房主开始…", "Waiting for the host to start…"],
+  // fair play (fairplay.js): warnings only, never a block
+  same_address_warning: ["座位 {seats} 的玩家来自同一网络地址。", "Seats {seats} joined from the same network address."],
+  close_by_warning: ["座位 {seats} 的玩家位置相近。", "The players in seats {seats} are close to each other."],
+  location_share: ["分享大致位置", "Share my rough location"],
+  location_why: ["仅用于同桌提醒：只发送约 500 米精度，别人只会看到座位号，开局即删除。", "Only for the table's warning: rounded to about 500 m, others only ever see seat numbers, deleted at the start."],
+  location_shared: ["已分享大致位置（开局即删除）", "Rough location shared (deleted at the start)"],
+  location_withdraw: ["撤回位置", "Withdraw it"],
+  location_unavailable: ["无法取得位置（浏览器未允许）", "No location (the browser did not allow it)"],
   host: ["房主", "host"],
   bot: ["机器人", "bot"],
   // table
@@ -298,6 +306,7 @@ const WORDS = {
   err_not_host: ["只有房主可以这样做", "Only the host may do that"],
   err_not_full: ["人还没坐满", "Not every seat is taken"],
   err_not_seated: ["你不在这个房间里", "You have no seat in this room"],
+  err_bad_location: ["位置数据不对", "That location is not valid"],
   err_stale: ["慢了一步，局面已变化", "Too late: the table moved on"],
   err_not_your_turn: ["还没轮到你", "It is not your turn"],
   err_illegal: ["这步不合规则", "That move breaks a rule"],
