@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -187,7 +188,8 @@ def test_the_loss_falls_on_a_fixed_buffer() -> None:
     x, a, ret = r.sample(len(d["act"]), torch.Generator().manual_seed(0))
 
     def loss() -> float:
-        return float(((q(x).gather(1, a[:, None]).squeeze(1) - ret) ** 2).mean())
+        with torch.no_grad():
+            return float(((q(x).gather(1, a[:, None]).squeeze(1) - ret) ** 2).mean())
 
     before = loss()
     for _ in range(15):
@@ -240,3 +242,49 @@ def test_qnet_kappa_stays_positive() -> None:
     with torch.no_grad():
         q.log_kappa.fill_(-30.0)
     assert float(q.export(init_weights(None))["kappa"][0]) > 0
+
+
+def _documented(name: str, tmp: Path) -> list[str]:
+    """The arguments of the one ``paohuzi`` command in ``<!-- name -->`` of docs/selfplay.md,
+    shortened: one update, one deal, the run's directory under ``tmp``."""
+    from tests.docblocks import marked
+
+    lines = [ln for ln in marked(name).splitlines() if ln.strip() and not ln.startswith("#")]
+    assert len(lines) == 1
+    words = shlex.split(lines[0])
+    words = [w for w in words if "=" not in w or w.startswith("-")]  # the env assignment
+    assert words[0] == ".venv/bin/paohuzi"
+    args = words[1:]
+    short = {"--minutes": None, "--deals": "1", "--eval-deals": "1"}
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in short:
+            if short[a] is not None:
+                out += [a, str(short[a])]
+            i += 2
+            continue
+        out.append(a.replace("runs/dmc-pilot", str(tmp)))
+        i += 1
+    return out
+
+
+def test_the_documented_commands_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """<!-- dmc-pilot --> (twice: the second call resumes) and <!-- dmc-arena -->, short."""
+    pilot = _documented("dmc-pilot", tmp_path)
+    assert pilot[0] == "train-dmc" and "--seed" in pilot
+    assert run([*pilot, "--updates", "1", "--games", "1", "--steps", "1"]) == 0
+    assert run([*pilot, "--updates", "2", "--games", "1", "--steps", "1"]) == 0
+    curve = json.loads((tmp_path / "curve.json").read_text(encoding="utf-8"))
+    assert [r["end_update"] for r in curve["runs"]] == [1, 2]
+    from tests.docblocks import marked
+
+    assert "PAOHUZI_DMC_WEIGHTS=runs/dmc-pilot/dmc.npz" in marked("dmc-arena")
+    monkeypatch.setenv(DMC_WEIGHTS_VAR, str(tmp_path / "dmc.npz"))
+    from paohuzi.bots import _dmc
+
+    monkeypatch.setitem(BOTS, "dmc", _dmc)
+    arena = _documented("dmc-arena", tmp_path)
+    assert arena[:3] == ["arena", "--bots", "dmc,learned"]
+    assert run(arena) == 0
