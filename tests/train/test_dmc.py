@@ -271,7 +271,8 @@ def _documented(name: str, tmp: Path) -> list[str]:
 
 
 def test_the_documented_commands_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """<!-- dmc-pilot --> (twice: the second call resumes) and <!-- dmc-arena -->, short."""
+    """<!-- dmc-pilot --> (twice: the second call resumes), <!-- dmc-arena --> and
+    <!-- dmc-arena-pilot -->, short."""
     pilot = _documented("dmc-pilot", tmp_path)
     assert pilot[0] == "train-dmc" and "--seed" in pilot
     assert run([*pilot, "--updates", "1", "--games", "1", "--steps", "1"]) == 0
@@ -285,6 +286,8 @@ def test_the_documented_commands_run(tmp_path: Path, monkeypatch: pytest.MonkeyP
     from paohuzi.bots import _dmc
 
     monkeypatch.setitem(BOTS, "dmc", _dmc)
-    arena = _documented("dmc-arena", tmp_path)
-    assert arena[:3] == ["arena", "--bots", "dmc,learned"]
-    assert run(arena) == 0
+    for name in ("dmc-arena", "dmc-arena-pilot"):
+        assert "PAOHUZI_DMC_WEIGHTS=runs/dmc-pilot/dmc.npz" in marked(name)
+        arena = _documented(name, tmp_path)
+        assert arena[:3] == ["arena", "--bots", "dmc,learned"] and "--seed" in arena
+        assert run(arena) == 0
