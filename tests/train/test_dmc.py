@@ -76,6 +76,7 @@ def test_an_interrupted_run_resumed_equals_an_uninterrupted_one(tmp_path: Path) 
     assert [p["update"] for p in curve["curve"]] == [0, 2, 4]
     assert [(r["start_update"], r["end_update"]) for r in curve["runs"]] == [(0, 2), (2, 4)]
     assert curve["compute_seconds"] > 0 and all(r["seed"] == 7 for r in curve["runs"])
+    assert [r["config"]["updates"] for r in curve["runs"]] == [2, 4]
     p = curve["curve"][-1]["vs_heuristic"]
     assert p["deals"] == 1 and p["ci95"][0] <= p["mean"] <= p["ci95"][1]
     # A rerun with a target already reached adds nothing but a record of the call.

@@ -163,7 +163,12 @@ def run_dmc(cfg: DMCConfig) -> dict[str, Any]:
         raise ValueError("give a number of updates or of minutes")
     run = DMCRun(cfg)
     started = time.perf_counter()
-    info = {"seed": cfg.seed, "start_update": run.update, "started": time.time()}
+    info = {
+        "seed": cfg.seed,
+        "start_update": run.update,
+        "started": time.time(),
+        "config": asdict(cfg),
+    }  # each call's own options (a resumed call may change them)
     if not run.curve["curve"]:
         run.point(None)
     last = run.curve["curve"][-1]["update"]
