@@ -74,6 +74,14 @@ POSITIVE: dict[str, list[str]] = {
         "clone_microseconds",
         "clone_with_history_microseconds",
     ],
+    "selfplay.py": [
+        "games",
+        "batched.decisions",
+        "batched.decisions_per_second",
+        "one_at_a_time.decisions_per_second",
+        "learn.samples_per_second",
+        "decision_ms.decisions",
+    ],
     "win_eval.py": [
         "seed",
         "inputs.complete",
@@ -108,6 +116,7 @@ NON_NEGATIVE: dict[str, list[str]] = {
         for bot in ("heuristic", "random", "search", "learned", "guided")
         for k in ("mean_ms", "p50_ms", "p95_ms", "cpu_p50_ms", "cpu_p95_ms")
     ],
+    "selfplay.py": ["decision_ms.p50", "decision_ms.p95"],
 }
 
 # The riichi ``mahjong`` comparison is printed as null when that library is absent.

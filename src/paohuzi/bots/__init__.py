@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from ..core.rules import HONG_GUAI_WAN, RuleSet
@@ -32,6 +33,13 @@ def _guided(seed: int | None, rules: RuleSet) -> Bot:
     return GuidedBot(seed, rules)
 
 
+def _dmc(seed: int | None, rules: RuleSet) -> Bot:
+    """The self-play network of ``paohuzi train-dmc`` named by ``PAOHUZI_DMC_WEIGHTS``."""
+    from .learned import DMCBot
+
+    return DMCBot(seed, rules)
+
+
 # name -> factory(seed, rules): a bot that judges hands by the rules it plays under.
 BOTS: dict[str, Callable[[int | None, RuleSet], Bot]] = {
     "random": _random,
@@ -41,6 +49,8 @@ BOTS: dict[str, Callable[[int | None, RuleSet], Bot]] = {
     "guided": _guided,
 }
 BOTS.update(level_factories())  # 入门 / 普通 / 高手 / 大师 and their ASCII aliases
+if os.environ.get("PAOHUZI_DMC_WEIGHTS"):  # a train-dmc export to play (bots.learned)
+    BOTS["dmc"] = _dmc
 
 
 def make_bot(name: str, seed: int | None = None, rules: RuleSet = HONG_GUAI_WAN) -> Bot:

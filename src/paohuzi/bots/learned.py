@@ -34,10 +34,12 @@ from .network import ARRAYS, PRIOR, input_row
 
 __all__ = [
     "DEFAULT_WEIGHTS",
+    "DMC_WEIGHTS_VAR",
     "PRIOR_SPREAD",
     "PRIOR_STEPS",
     "VALUE_SCALE",
     "WEIGHTS_KEY",
+    "DMCBot",
     "LearnedBot",
     "Policy",
     "inputs",
@@ -185,3 +187,30 @@ class LearnedBot:
         x = policy_inputs(view, self.policy, self.rules)
         aid = self.policy.best(x, [a.id for a in view.legal])
         return next(a for a in view.legal if a.id == aid)
+
+
+DMC_WEIGHTS_VAR = "PAOHUZI_DMC_WEIGHTS"
+"""The environment variable naming a ``paohuzi train-dmc`` export (``DIR/dmc.npz``): when
+set, the ``dmc`` bot is offered (:data:`paohuzi.bots.BOTS`) and plays it."""
+
+
+class DMCBot(LearnedBot):
+    """The self-play network of ``paohuzi train-dmc``: the greedy action of its action value.
+
+    Its export is the learned bot's layout (the argmax of ``Q`` is that of the
+    logits), so it plays like :class:`LearnedBot` with other weights, read once per
+    process from the file :data:`DMC_WEIGHTS_VAR` names.
+    """
+
+    name = "dmc"
+
+    def __init__(self, seed: int | None = None, rules: RuleSet = HONG_GUAI_WAN) -> None:
+        import os
+
+        path = os.environ.get(DMC_WEIGHTS_VAR)
+        if not path:
+            raise ValueError(f"the dmc bot needs {DMC_WEIGHTS_VAR}=DIR/dmc.npz (paohuzi train-dmc)")
+        policy = _SHARED.get(f"dmc:{path}")
+        if policy is None:
+            policy = _SHARED[f"dmc:{path}"] = Policy.load(path)
+        super().__init__(seed, policy, rules)

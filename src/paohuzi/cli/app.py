@@ -39,3 +39,4 @@ from . import score as _score  # noqa: E402,F401
 from . import serve as _serve  # noqa: E402,F401
 from . import simulate as _simulate  # noqa: E402,F401
 from . import train as _train  # noqa: E402,F401
+from . import train_dmc as _train_dmc  # noqa: E402,F401
