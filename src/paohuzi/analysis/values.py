@@ -14,8 +14,9 @@ and measuring on the same worlds would favour whichever option got lucky there
 and inflate every other option's loss; a pick made on separate worlds cannot
 have been lucky on the worlds that measure it. The rollouts are deterministic
 (the same world and option always end the same), so the only chance in a value
-is which worlds were drawn, and the error bar of a loss is the standard error
-of its per-world paired differences.
+is which worlds were drawn, and the error bar of a loss comes from the spread
+of its per-world paired differences, allowing for an unseen big outcome
+(:func:`paohuzi.analysis.errorbar.heavy_se`: a round's points are heavy-tailed).
 """
 
 from __future__ import annotations
