@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from paohuzi.analysis import Verdict, judge
+from paohuzi.analysis import Budget, Verdict, judge
 from paohuzi.analysis.errorbar import heavy_se, mean_se
 from paohuzi.analysis.values import _contenders
+from paohuzi.analysis.verdict import BLUNDER, INACCURACY, MISTAKE, straddles_severe, unsettled
 
 
 def _round_points(rng: random.Random, n: int) -> list[float]:
@@ -73,3 +74,18 @@ def test_contenders_keep_the_close_options_and_the_one_chosen() -> None:
     assert keep[0] == best and sorted(keep) == [0, 1, 3]
     assert _contenders(out, 3, 1, 0.0) == [best, 3]  # at most one beside the focus
     assert sorted(_contenders(out, 0, 3, 0.0)) == [0, 1]  # the focus is a contender already
+
+
+def test_only_a_straddled_mistake_or_blunder_threshold_earns_the_long_refinement() -> None:
+    """The review refines up to ``Budget.refine`` batches only while the interval straddles
+    the mistake or blunder threshold; a good-or-inaccuracy doubt stops at ``Budget.mild``."""
+    assert straddles_severe(MISTAKE + 0.5, 0.5) and straddles_severe(BLUNDER - 0.1, 0.1)
+    assert not straddles_severe(INACCURACY + 0.2, 0.5)  # unsettled, but only mildly
+    assert unsettled(INACCURACY + 0.2, 0.5)
+    assert not straddles_severe(5.0, 0.9)
+    with pytest.raises(ValueError, match="mild"):
+        Budget(mild=0)
+    with pytest.raises(ValueError, match="keep"):
+        Budget(keep=0)
+    with pytest.raises(ValueError, match="shared"):
+        Budget(shared=0)
