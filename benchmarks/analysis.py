@@ -36,6 +36,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="the match's seed")
     ap.add_argument("--bots", default="heuristic,heuristic,heuristic")
     ap.add_argument("--stability", action="store_true")
+    ap.add_argument("--sampling", default="0,1", help="the two sampling seeds --stability compares")
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     if args.quick:
@@ -45,7 +46,8 @@ def main() -> None:
     budget = Budget(args.budget, args.options, args.refine)
     t0 = time.perf_counter()
     cpu0 = time.process_time()
-    a = review_match(rec, (args.seat,), budget, 0)
+    first, second = (int(x) for x in args.sampling.split(","))
+    a = review_match(rec, (args.seat,), budget, first)
     seconds = time.perf_counter() - t0
     n = len(a.decisions())
     out: dict[str, object] = {
@@ -55,6 +57,7 @@ def main() -> None:
         "budget": args.budget,
         "options": args.options,
         "refine": args.refine,
+        "sampling": [first, second] if args.stability else [first],
         "decisions": n,
         "seconds": round(seconds, 2),
         "cpu_seconds": round(time.process_time() - cpu0, 2),
@@ -62,7 +65,7 @@ def main() -> None:
         "load_average": os.getloadavg()[0],
     }
     if args.stability:
-        b = review_match(rec, (args.seat,), budget, 1)
+        b = review_match(rec, (args.seat,), budget, second)
         bad = {Verdict.MISTAKE, Verdict.BLUNDER}
         both = [
             (x, y)

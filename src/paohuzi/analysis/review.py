@@ -19,7 +19,7 @@ from ..core.engine import State, new_game
 from ..core.record import MatchRecord, RoundRecord
 from ..core.views import view
 from .values import DecisionValues, OptionValue, value_options
-from .verdict import Verdict, judge, unsettled
+from .verdict import Verdict, judge, straddles_severe, unsettled
 
 __all__ = [
     "Budget",
@@ -38,14 +38,20 @@ FANG_HU = "放胡"  # a discard another seat may 胡 on in every sampled world
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How hard to look: sampled worlds per decision (a batch), options valued at most,
-    how many batches a decision whose verdict is still unsettled may take, and on how
-    many batches at least a mistake or blunder must be confirmed (the rollouts' points
-    are heavy-tailed, so a few worlds can understate a loss's error bar)."""
+    how many batches a decision may take while its interval straddles the mistake or
+    blunder threshold, on how many batches at least a mistake or blunder must be
+    confirmed (the rollouts' points are heavy-tailed, so a few worlds can understate a
+    loss's error bar), how many options beside the one chosen a refinement keeps
+    playing, on how many batches every option is played, and how many batches a
+    question of inaccuracy or not may take."""
 
     samples: int = 16
     max_options: int = 6
-    refine: int = 32  # an unsettled verdict gets more batches: up to refine × samples worlds
-    confirm: int = 4  # a mistake or blunder stands on at least min(confirm, refine) batches
+    refine: int = 64  # straddling mistake/blunder: up to refine × samples worlds
+    confirm: int = 16  # a mistake or blunder stands on at least min(confirm, refine) batches
+    keep: int = 1  # options a refinement keeps playing beside the one chosen (contenders)
+    shared: int = 4  # batches on which every option is played before the refinement
+    mild: int = 8  # good or inaccuracy still unsettled: up to mild × samples worlds
 
     def __post_init__(self) -> None:
         if not 1 <= self.samples <= 1000:
@@ -54,6 +60,12 @@ class Budget:
             raise ValueError(f"refine must be 1..64, got {self.refine!r}")
         if not 1 <= self.confirm <= 32:
             raise ValueError(f"confirm must be 1..32, got {self.confirm!r}")
+        if not 1 <= self.shared <= 32:
+            raise ValueError(f"shared must be 1..32, got {self.shared!r}")
+        if not 1 <= self.mild <= 64:
+            raise ValueError(f"mild must be 1..64, got {self.mild!r}")
+        if not 1 <= self.keep <= 20:
+            raise ValueError(f"keep must be 1..20, got {self.keep!r}")
         if not 2 <= self.max_options <= 20:
             raise ValueError(f"max_options must be 2..20, got {self.max_options!r}")
 
@@ -139,9 +151,12 @@ def review_decision(
         o = values.option(aid)
         if o is None:
             return False
-        severe = judge(o.loss, o.loss_se).rank >= Verdict.MISTAKE.rank
-        young = values.worlds + values.refined < budget.samples * budget.confirm
-        return unsettled(o.loss, o.loss_se) or (severe and young)
+        worlds = values.worlds + values.refined
+        if straddles_severe(o.loss, o.loss_se):
+            return True
+        if judge(o.loss, o.loss_se).rank >= Verdict.MISTAKE.rank:
+            return worlds < budget.samples * budget.confirm
+        return unsettled(o.loss, o.loss_se) and worlds < budget.samples * budget.mild
 
     values = value_options(
         v,
@@ -152,7 +167,8 @@ def review_decision(
         (aid,),
         more=more,
         max_samples=budget.samples * budget.refine,
-        shared=budget.confirm,
+        shared=budget.shared,
+        contenders=budget.keep,
     )
     chosen = st.action(seat, aid)
     o = values.option(aid)

@@ -14,13 +14,13 @@ and measuring on the same worlds would favour whichever option got lucky there
 and inflate every other option's loss; a pick made on separate worlds cannot
 have been lucky on the worlds that measure it. The rollouts are deterministic
 (the same world and option always end the same), so the only chance in a value
-is which worlds were drawn, and the error bar of a loss is the standard error
-of its per-world paired differences.
+is which worlds were drawn, and the error bar of a loss comes from the spread
+of its per-world paired differences, allowing for an unseen big outcome
+(:func:`paohuzi.analysis.errorbar.heavy_se`: a round's points are heavy-tailed).
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -32,6 +32,10 @@ from ..core.actions import HU_ID, Action, ActionKind
 from ..core.engine import State
 from ..core.rules import RuleSet
 from ..core.views import SeatView
+from .errorbar import heavy_se, mean_se
+
+TAIL = 1.0  # a loss's error bar allows for an unseen outcome this share of the largest seen
+Z_KEEP = 2.0  # an option within this many errors of the best stays a contender
 
 __all__ = ["DecisionValues", "OptionValue", "cross_fit_losses", "value_options"]
 
@@ -98,11 +102,9 @@ def _fed(st: State, me: int) -> bool:
     return any(s != me and HU_ID in st.legal_actions(s) for s in st.to_act())
 
 
-def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
-    n = len(xs)
-    mean = sum(xs) / n
-    var = sum((x - mean) ** 2 for x in xs) / max(1, n - 1)
-    return mean, math.sqrt(var / n)
+def _scale(outcomes: Sequence[Sequence[float]]) -> float:
+    """The size of the largest outcome seen, the tail a loss's error bar allows for."""
+    return max((abs(x) for o in outcomes for x in o), default=0.0)
 
 
 def value_options(
@@ -116,6 +118,8 @@ def value_options(
     more: Callable[[DecisionValues], bool] | None = None,
     max_samples: int | None = None,
     shared: int = 1,
+    contenders: int = 1,
+    tail: float = TAIL,
 ) -> DecisionValues:
     """Value the options of ``v`` on ``samples`` worlds drawn from the view (paired).
 
@@ -136,7 +140,7 @@ def value_options(
         for _ in range(samples):
             _play_world(v, rules, rng, me, cands, weights, outcomes, fed)
         drawn += samples
-        values = _values(cands, outcomes, fed)
+        values = _values(cands, outcomes, fed, tail)
         if drawn >= samples * shared or drawn + samples > cap or more is None:
             break
         if not values.options or not more(values):
@@ -144,41 +148,50 @@ def value_options(
     focus = next((j for j, a in enumerate(cands) if include and a.id == include[0]), None)
     if more is None or focus is None or not values.options:
         return values
-    ref = cands.index(values.options[0].action)
-    diffs = cross_fit_diffs(outcomes, focus)
+    keep = _contenders(outcomes, focus, contenders, tail * _scale(outcomes))
+    sub = [list(outcomes[j]) for j in keep]
+    acts = [cands[j] for j in keep]
     while drawn + samples <= cap and more(values):
-        diffs += _pair_diffs(v, rules, rng, me, cands[ref], cands[focus], weights, samples)
+        for _ in range(samples):
+            _play_world(v, rules, rng, me, acts, weights, sub, [0] * len(keep))
         drawn += samples
-        values = _refine(values, cands[focus].id, diffs)
+        diffs = cross_fit_diffs(sub, keep.index(focus))
+        loss = heavy_se(diffs, tail * _scale(sub))
+        values = _refine(values, cands[focus].id, loss, len(diffs))
     return values
 
 
-def _pair_diffs(
-    v: SeatView,
-    rules: RuleSet,
-    rng: random.Random,
-    me: int,
-    ref: Action,
-    focus: Action,
-    weights: Weights,
-    samples: int,
-) -> list[float]:
-    """``ref``'s result less ``focus``'s on ``samples`` fresh worlds (0 when they are one)."""
-    if ref == focus:
-        return [0.0] * samples
-    pair: list[list[float]] = [[], []]
-    for _ in range(samples):
-        _play_world(v, rules, rng, me, (ref, focus), weights, pair, [0, 0])
-    return [b - c for b, c in zip(*pair, strict=True)]
+def _contenders(
+    outcomes: Sequence[Sequence[float]], focus: int, most: int, scale: float
+) -> list[int]:
+    """The options a refinement keeps playing: the best on the shared worlds and the
+    others not clearly worse than it (cross-fitted loss within ``Z_KEEP`` errors of 0),
+    at most ``most``, best first, and the option in focus.
+
+    A single reference picked on the shared worlds was often the wrong one, and a
+    loss measured against a weaker reference comes out too small (a flip between
+    reviews); keeping the close options and cross-fitting over all worlds lets the
+    refinement settle which is best.
+    """
+    means = [sum(o) for o in outcomes]
+    losses = cross_fit_losses(outcomes, scale)
+    order = sorted(range(len(outcomes)), key=lambda j: (-means[j], j))
+    keep = [j for j in order if j == order[0] or losses[j][0] - Z_KEEP * losses[j][1] <= 0]
+    keep = keep[:most]
+    if focus not in keep:
+        keep.append(focus)
+    return keep
 
 
-def _refine(values: DecisionValues, aid: int, diffs: Sequence[float]) -> DecisionValues:
-    """``values`` with option ``aid``'s loss measured on all of ``diffs``."""
-    loss, loss_se = _mean_se(diffs)
+def _refine(
+    values: DecisionValues, aid: int, loss: tuple[float, float], worlds: int
+) -> DecisionValues:
+    """``values`` with option ``aid``'s loss (and error) measured on all ``worlds``."""
     opts = tuple(
-        replace(o, loss=loss, loss_se=loss_se) if o.action.id == aid else o for o in values.options
+        replace(o, loss=loss[0], loss_se=loss[1]) if o.action.id == aid else o
+        for o in values.options
     )
-    return DecisionValues(opts, values.worlds, len(diffs) - values.worlds)
+    return DecisionValues(opts, values.worlds, worlds - values.worlds)
 
 
 def _play_world(
@@ -203,7 +216,9 @@ def _play_world(
         outcomes[j].append(playout_score(st, me, weights))
 
 
-def cross_fit_losses(outcomes: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
+def cross_fit_losses(
+    outcomes: Sequence[Sequence[float]], scale: float = 0.0
+) -> list[tuple[float, float]]:
     """Each option's loss against the best and its standard error, cross-fitted.
 
     ``outcomes[j][i]`` is option ``j``'s result on world ``i``. On each world the
@@ -211,9 +226,11 @@ def cross_fit_losses(outcomes: Sequence[Sequence[float]]) -> list[tuple[float, f
     (even- and odd-numbered worlds), so the pick of the best is never scored on
     the worlds that made it look best (no winner's curse). The loss is the mean
     per-world difference and its error bar the standard error of those paired
-    differences. With a single world the reference is that world's best.
+    differences, allowing for an unseen outcome ``scale`` points away
+    (:func:`paohuzi.analysis.errorbar.heavy_se`; 0: the plain standard error).
+    With a single world the reference is that world's best.
     """
-    return [_mean_se(cross_fit_diffs(outcomes, j)) for j in range(len(outcomes))]
+    return [heavy_se(cross_fit_diffs(outcomes, j), scale) for j in range(len(outcomes))]
 
 
 def cross_fit_diffs(outcomes: Sequence[Sequence[float]], j: int) -> list[float]:
@@ -232,13 +249,15 @@ def _best(totals: Sequence[float]) -> int:
     return max(range(len(totals)), key=lambda j: (totals[j], -j))
 
 
-def _values(cands: Sequence[Action], outcomes: list[list[float]], fed: list[int]) -> DecisionValues:
+def _values(
+    cands: Sequence[Action], outcomes: list[list[float]], fed: list[int], tail: float
+) -> DecisionValues:
     """Means, standard errors and cross-fitted paired losses, best (by mean) first."""
     n = len(outcomes[0])
     if n == 0:
         return DecisionValues((), 0)
-    means = [_mean_se(o) for o in outcomes]
-    losses = cross_fit_losses(outcomes)
+    means = [mean_se(o) for o in outcomes]
+    losses = cross_fit_losses(outcomes, tail * _scale(outcomes))
     opts = [
         OptionValue(a, means[j][0], means[j][1], losses[j][0], losses[j][1], fed[j] / n)
         for j, a in enumerate(cands)

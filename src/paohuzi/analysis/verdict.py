@@ -21,6 +21,7 @@ __all__ = [
     "Verdict",
     "Z",
     "judge",
+    "straddles_severe",
     "thresholds_text",
     "unsettled",
 ]
@@ -70,13 +71,19 @@ def judge(loss: float, loss_se: float) -> Verdict:
     return Verdict.GOOD
 
 
+def straddles_severe(loss: float, loss_se: float) -> bool:
+    """Whether the interval ``loss ± Z·loss_se`` straddles the mistake or blunder threshold
+    (more worlds could move the decision into or out of the grades the bar counts)."""
+    return any(abs(loss - t) < Z * loss_se for t in (MISTAKE, BLUNDER))
+
+
 def unsettled(loss: float, loss_se: float) -> bool:
     """Whether more worlds could change the grade: the interval ``loss ± Z·loss_se``
     straddles the mistake or blunder threshold, or zero for a loss of an inaccuracy's
     size, or the loss lies within an error of the inaccuracy threshold."""
     bar = Z * loss_se
     return (
-        any(abs(loss - t) < bar for t in (MISTAKE, BLUNDER))
+        straddles_severe(loss, loss_se)
         or (loss >= INACCURACY and loss <= bar)
         or abs(loss - INACCURACY) < loss_se
     )
