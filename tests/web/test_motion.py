@@ -94,8 +94,13 @@ def _play_until(page: Any, done: Any, seconds: float = 90) -> None:
     for _ in range(int(seconds * 10)):
         if done():
             return
-        if page.locator(".settlement").count():
-            return
+        if page.locator(".settlement").count():  # a round's 结算: 准备 for the next, if any
+            ready = page.locator(".settlement [data-ready-button]:enabled")
+            if not ready.count():
+                return  # the match is over (or this seat is ready already)
+            ready.click()
+            page.wait_for_timeout(300)
+            continue
         if page.locator("button.claim:enabled").count():
             step(page, settle=False)
         elif page.locator(".hand-card.can").count() and not page.locator(".overlay").count():
@@ -113,14 +118,17 @@ def _inside(a: list[float], area: list[float]) -> bool:
 
 
 def _landed(f: dict[str, Any]) -> bool:
-    """A flight that ran to its end (not pushed out early by a newer one)."""
-    return f["t1"] is not None and f["t1"] - f["t0"] >= 240 and len(f["boxes"]) >= 3
+    """A flight that ran to its end: several frames, the last on its target (one pushed out
+    early by a newer flight, as bots answering at once do, stops short of it). Judged by
+    where it stopped, not how long it took: frames come late on a busy machine."""
+    return (f["t1"] is not None and len(f["boxes"]) >= 3 and bool(f["target"])
+            and _near(f["boxes"][-1], f["target"], 3))  # fmt: skip
 
 
 def test_a_discard_flies_from_its_source_to_the_played_card(
     browser: Any, web: ServerProcess, shots: Path
 ) -> None:
-    code, login = bot_room(web.http, "飞牌", 1, 11)
+    code, login = bot_room(web.http, "飞牌", 3, 11)  # rounds to spare: one may end early
     ctx = _context(browser, login, bypass_csp=True)  # axe is injected mid-flight
     page = ctx.new_page()
     _start(page, web, code)
@@ -128,8 +136,10 @@ def test_a_discard_flies_from_its_source_to_the_played_card(
     flights = lambda: page.evaluate("() => window.__flights")  # noqa: E731
 
     def enough() -> bool:
-        fs = [f for f in flights() if f["kind"] == "discard" and _landed(f) and f["target"]]
-        return any(f["seat"] == me for f in fs) and any(f["seat"] != me for f in fs)
+        fs = [f for f in flights() if f["kind"] == "discard" and f["target"]]
+        return (any(f["seat"] == me and f["chosen"] for f in fs)
+                and any(f["seat"] != me for f in fs)
+                and any(_landed(f) for f in fs))  # fmt: skip
 
     # A reload at our turn: the snapshot and the events caught up with fly nothing.
     page.wait_for_selector(".hand-card.can, button.claim:enabled", timeout=15000)
@@ -142,17 +152,21 @@ def test_a_discard_flies_from_its_source_to_the_played_card(
     assert fs, "no card flew"
     for f in fs:
         assert f["pointer"] == "none" and f["hidden"] == "true", f
-    discards = [f for f in fs if f["kind"] == "discard" and _landed(f) and f["target"]]
-    mine = [f for f in discards if f["seat"] == me]
+    # Bots answer at once, so a flight is often pushed out by the next before it lands:
+    # every discard must start on its source, and those that ran their course end on
+    # their target (at least one of them).
+    discards = [f for f in fs if f["kind"] == "discard" and f["target"]]
+    mine = [f for f in discards if f["seat"] == me and f["chosen"]]
     theirs = [f for f in discards if f["seat"] != me]
-    assert mine and theirs, fs
-    for f in mine:  # from the picked hand card itself, onto the card shown played
-        assert f["chosen"] and _near(f["first"], f["chosen"], 3), f
-        assert _near(f["boxes"][-1], f["target"], 3), f
-        assert not _near(f["first"], f["target"], 20), f  # it did travel
-    for f in theirs:  # from inside the other seat's panel, onto the card shown played
+    landed = [f for f in discards if _landed(f)]
+    assert mine and theirs and landed, fs
+    for f in mine:  # from the picked hand card itself, towards the card shown played
+        assert _near(f["first"], f["chosen"], 3), f
+        assert not _near(f["first"], f["target"], 20), f  # it has somewhere to travel
+    for f in theirs:  # from inside the other seat's panel
         assert _inside(f["first"], f["area"]), f
-        assert _near(f["boxes"][-1], f["target"], 3), f
+    for f in landed:  # and it travelled: it ends on the card shown played
+        assert not _near(f["first"], f["boxes"][-1], 20), f
     # Transform only, and bounded: at most three copies at once, none left behind.
     assert page.locator(".flying").count() <= 3
     page.wait_for_timeout(600)
@@ -239,8 +253,8 @@ def test_tip_in_a_practice_game_shows_every_option_valued(
     _hand_in_view(page)
     _critical(page, "提示")
     # The same in English.
-    page.locator(".tip-panel button").click()  # closed
-    assert page.locator("[data-tip]").count() == 0
+    page.locator(".tip-panel button").click()  # closed (the page redraws after the click)
+    page.locator("[data-tip]").wait_for(state="detached", timeout=5000)
     page.evaluate("() => localStorage.setItem('phz.lang', 'en')")
     page.set_viewport_size(SIDEWAYS)  # and on a phone turned sideways
     page.reload()
