@@ -4,12 +4,51 @@ writer task, and what it talks to (``TableHandle``)."""
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from .protocol import encode
 
-__all__ = ["Connection", "TableHandle"]
+__all__ = ["Connection", "Outbox", "TableHandle"]
+
+
+class Outbox:
+    """A socket's queue of encoded messages (None: close), read by one writer task.
+
+    A deque and the writer's one waiting future: ``asyncio.Queue`` walks its lists of
+    waiting getters and putters on every put and get, and a socket is given a dozen
+    messages a decision under load.
+    """
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[str | None] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: str | None) -> None:
+        self._items.append(item)
+        w = self._waiter
+        if w is not None:
+            self._waiter = None
+            if not w.done():
+                w.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def get_nowait(self) -> str | None:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    async def get(self) -> str | None:
+        """The next item, once there is one (for the one writer task)."""
+        while not self._items:
+            w = self._waiter = asyncio.get_running_loop().create_future()
+            await w
+        return self._items.popleft()
 
 
 class TableHandle(Protocol):
@@ -31,7 +70,7 @@ class Connection:
     """One socket's outbox: messages leave in the order they were queued."""
 
     def __init__(self, send: Callable[[str], Any]) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue = Outbox()
         self._send = send
         self.account_id: int | None = None
         self.seat: int | None = None  # None: a spectator (once attached)

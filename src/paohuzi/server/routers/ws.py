@@ -24,7 +24,7 @@ from ..protocol import CLOSE_FLOOD, Auth, ClientMsg, Ping, error_dict, pong_dict
 from ..services.signin import sign_in
 from ..tables import Connection
 
-__all__ = ["router"]
+__all__ = ["code_of", "play", "router"]
 
 log = logging.getLogger("paohuzi.server")
 
@@ -51,6 +51,15 @@ class _Socket:
             self.closing.append(asyncio.create_task(_close_later(self.ws, code, reason)))
 
         return close
+
+
+def code_of(path: str) -> str | None:
+    """The room code of a play socket's path (``/ws/{code}``), or None for another path."""
+    if path.startswith("/ws/"):
+        code = path[4:]
+        if code and "/" not in code:
+            return code
+    return None
 
 
 @router.websocket("/ws/{code}")
