@@ -222,3 +222,13 @@ def test_a_sender_that_builds_a_model_is_caught() -> None:
         "line 4: ErrorMsg(...)",
         "line 5: ErrorMsg(...)",
     ]
+
+
+def test_an_error_reason_is_bounded_however_long_what_it_quotes() -> None:
+    """A socket error may quote what the client sent (a 4,000-digit action was quoted
+    whole): every error message's reason is cut to MAX_REASON characters."""
+    from paohuzi.server.builders import MAX_REASON, error_dict
+
+    m = error_dict("illegal", "action " + "9" * 4000 + " is not legal", "c1")
+    assert len(m["reason"]) == MAX_REASON and m["reason"].endswith("…")
+    assert error_dict("stale", "short")["reason"] == "short"

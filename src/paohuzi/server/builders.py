@@ -142,8 +142,14 @@ def ack_dict(client_id: str, step: int, duplicate: bool = False) -> dict[str, An
     return {"type": "ack", "client_id": client_id, "step": step, "duplicate": duplicate}
 
 
+MAX_REASON = 300  # characters of an error's reason: what it quotes of a message is bounded
+
+
 def error_dict(code: str, reason: str, client_id: str | None = None) -> dict[str, Any]:
-    """An :class:`ErrorMsg`."""
+    """An :class:`ErrorMsg`, its reason cut to :data:`MAX_REASON` characters (an
+    ellipsis marks a cut: a reason may quote what the client sent)."""
+    if len(reason) > MAX_REASON:
+        reason = reason[: MAX_REASON - 1] + "…"
     return {"type": "error", "code": code, "reason": reason, "client_id": client_id}
 
 

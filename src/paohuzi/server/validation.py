@@ -70,8 +70,8 @@ async def _http_answer(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     reason = str(exc.detail)[:200]
-    if exc.status_code == 400:
-        reason = f"the body is not UTF-8 JSON ({reason})"
+    if exc.status_code == 400:  # JSON that does not decode is refused above, in describe
+        reason = f"the body could not be read as JSON: it nests too deeply ({reason})"
     return JSONResponse(
         {"code": code, "reason": reason}, status_code=exc.status_code, headers=exc.headers
     )

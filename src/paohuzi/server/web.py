@@ -35,6 +35,7 @@ from ..core.state import State
 from ..core.views import view
 from .errors import ApiError
 from .protocol import view_to_dict
+from .validation import quote
 
 MAX_ROUNDS = 64  # above any room's rounds (schemas.RoomBody: at most 32)
 
@@ -44,6 +45,7 @@ __all__ = [
     "SeedBody",
     "hint_json",
     "mount_client",
+    "no_round",
     "result_json",
     "result_json_of",
     "steps_json",
@@ -142,11 +144,18 @@ def steps_json(record: bytes, rnd: int, seat: int | None) -> bytes:
     return _compact(_steps(MatchRecord.from_dict(json.loads(record)), rnd, seat))
 
 
+def no_round(match_id: int, rnd: int) -> ApiError:
+    """The refusal of a round the match never had (nor will have)."""
+    return ApiError("no_round", f"match {match_id} has no round {quote(rnd)}", 404)
+
+
 def result_json_of(record: bytes, match_id: int, rnd: int) -> bytes:
     """Round ``rnd``'s 结算 (``result_json``) from an encoded finished match record, as
     compact JSON (CPU-bound: run it in a thread)."""
     rec = MatchRecord.from_dict(json.loads(record))
-    st = _replayed(rec, rnd) if 0 <= rnd < len(rec.rounds) else None
+    if not 0 <= rnd < len(rec.rounds):
+        raise no_round(match_id, rnd)
+    st = _replayed(rec, rnd)
     if st is None or st.result is None:  # (a dissolved match's last round: never settled)
         raise ApiError("not_finished", f"round {rnd} of match {match_id} is not over", 404)
     return _compact({"round": rnd, **result_json(st)})

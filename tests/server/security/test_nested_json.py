@@ -44,3 +44,13 @@ def test_depth_skips_strings_and_lets_flat_messages_through() -> None:
     assert wirejson.loads("[" * 8 + "]" * 8) == [[[[[[[[]]]]]]]]
     with pytest.raises(ValueError, match="9 levels"):
         wirejson.loads("[" * 9 + "]" * 9)
+
+
+def test_a_deeply_nested_http_body_is_named_as_such(db_url: str) -> None:
+    """Over HTTP, JSON nested deeper than the parser recurses is refused saying so (it was
+    called "not UTF-8 JSON", which it is)."""
+    with TestClient(create_app(db_url)) as c:
+        body = b"[" * 5000 + b"]" * 5000
+        r = c.post("/accounts/guest", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["code"] == "bad_json", r.text
+        assert "nests too deeply" in r.json()["reason"] and "UTF-8" not in r.json()["reason"]

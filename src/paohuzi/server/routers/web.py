@@ -21,7 +21,15 @@ from ..errors import ApiError
 from ..replays import rebuild
 from ..tables import Table
 from ..validation import MatchId
-from ..web import MAX_ROUNDS, SeedBody, hint_json, result_json, result_json_of, steps_json
+from ..web import (
+    MAX_ROUNDS,
+    SeedBody,
+    hint_json,
+    no_round,
+    result_json,
+    result_json_of,
+    steps_json,
+)
 
 __all__ = ["router", "seed_router"]
 
@@ -88,12 +96,14 @@ async def round_result(match_id: MatchId, rnd: int, db: Db, request: Request, sr
     once."""
     srv.rates.replay.take(address(request))
     if not 0 <= rnd < MAX_ROUNDS:
-        raise ApiError("not_finished", f"round {rnd} of match {match_id} is not over", 404)
+        raise no_round(match_id, rnd)
     row = await _match_row(db, match_id)
     if row.status != "finished":  # live (here or on another worker): from its table
         table = await _table(srv, db, row)
         finished = table.match.finished
-        if not 0 <= rnd < len(finished):
+        if rnd >= table.match.rounds_total:
+            raise no_round(match_id, rnd)
+        if rnd >= len(finished):
             raise ApiError("not_finished", f"round {rnd} of match {match_id} is not over", 404)
         body = {"round": rnd, **result_json(finished[rnd])}
         return Response(json.dumps(body, ensure_ascii=False), media_type="application/json")
