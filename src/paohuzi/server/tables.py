@@ -37,6 +37,7 @@ from .outbox import Connection, TableHandle
 from .persist import CommitHooks
 from .protocol import ack_dict, encode, match_over_dict, seats_dict, snapshot_dict
 from .ready import DEFAULT_READY_SECONDS, Readiness
+from .seated import hold, seat_of
 from .vote import Vote
 
 __all__ = ["CommitHooks", "Connection", "SeatInfo", "Table", "TableHandle"]
@@ -188,8 +189,10 @@ class Table:
 
     # -- 准备 between rounds (ready.py), 快捷语 (chat.py), 解散 (dissolve.py) -----------
     # Table's methods, written beside the rest of their part and bound here (a call costs
-    # what it would if the method were written in this class).
+    # what it would if the method were written in this class). ``seated`` (seated.py):
+    # a seat's request, under the lock while the match goes on.
 
+    seated = hold
     ready_message = ready.message
     tell_ready = ready.tell
     press_ready = ready.press
@@ -276,9 +279,7 @@ class Table:
         The ack is queued before the events and prompts the decision causes, so a client
         knows its intent is durable before it is asked for the next decision.
         """
-        seat = conn.seat
-        if seat is None:
-            raise ApiError("spectator", "a spectator cannot act")
+        seat = seat_of(conn, "a spectator cannot act")
         async with self.lock:
             done = self.client_ids.get((seat, client_id))
             if done is not None:
