@@ -29,7 +29,6 @@ from . import dissolve, persist, presence, ready
 from .audience import Audience, collect, tell_all
 from .chat import chat_limiter, say
 from .clock import Clock, SeatInfo, now
-from .db import MatchRow
 from .driver import Driver
 from .errors import ApiError
 from .limits import PlaySettings
@@ -378,18 +377,5 @@ class Table:
                 self.readiness = Readiness.open(len(self.match.finished), deadline)
         self._count_steps()
 
-    @staticmethod
-    async def load(
-        sessions: async_sessionmaker[AsyncSession],
-        row: MatchRow,
-        seats: list[SeatInfo],
-        *,
-        time_limit: float | None = None,
-        settings: PlaySettings | None = None,
-        on_end: Callable[[Table], None] | None = None,
-        ready_seconds: float | None = None,
-    ) -> Table:
-        """Rebuild a table by replaying its decisions in order (``persist.load``)."""
-        return await persist.load(Table, sessions, row, seats, time_limit=time_limit,
-                                  settings=settings, on_end=on_end,
-                                  ready_seconds=ready_seconds)  # fmt: skip
+    # Rebuild a table by replaying its decisions in order (``persist.load``, given the class).
+    load = classmethod(persist.load)
