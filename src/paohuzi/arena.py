@@ -21,7 +21,8 @@ from itertools import permutations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .bots import Bot, finish_round, make_bot
+from .bots import Bot, make_bot
+from .bots.base import finish_round
 from .core.engine import RoundResult, new_game
 from .core.record import dumps, round_record
 from .core.rules import HONG_GUAI_WAN, RuleSet

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..bots import finish_match, make_bot
+from ..bots import make_bot
+from ..bots.base import finish_match
 from ..core.match import Match, MatchRecord
 from ..core.rules import HONG_GUAI_WAN, RuleSet
 

@@ -6,21 +6,12 @@ import os
 from collections.abc import Callable
 
 from ..core.rules import HONG_GUAI_WAN, RuleSet
-from .base import Bot, RandomBot, finish_match, finish_round
+from .base import Bot, RandomBot
 from .heuristic import HeuristicBot
 from .levels import level_factories
 from .search import SearchBot
 
-__all__ = [
-    "BOTS",
-    "Bot",
-    "HeuristicBot",
-    "RandomBot",
-    "SearchBot",
-    "finish_match",
-    "finish_round",
-    "make_bot",
-]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
 
 
 def _random(seed: int | None, _rules: RuleSet) -> Bot:

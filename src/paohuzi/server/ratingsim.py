@@ -27,7 +27,8 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
-from ..bots import finish_match, make_bot
+from ..bots import make_bot
+from ..bots.base import finish_match
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN
 from ..parallel import map_jobs
