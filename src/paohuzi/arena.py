@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .bots import Bot, make_bot
+from .bots.base import finish_round
 from .core.engine import RoundResult, new_game
 from .core.record import dumps, round_record
 from .core.rules import HONG_GUAI_WAN, RuleSet
@@ -125,9 +126,7 @@ def play_bots(bots: Sequence[Bot], rules: RuleSet, seed: int, dealer: int) -> Ro
     """Play one round of deal ``seed`` with these bots in seats 0–2, from the starting
     balances; its result. (:func:`play_round` also times and records the bots.)"""
     st = new_game(rules, seed=seed, dealer=dealer, balances=(rules.starting_balance,) * 3)
-    while not st.over:
-        seat = st.to_act()[0]
-        st.apply(seat, bots[seat].act(view(st, seat)).id)
+    finish_round(st, bots)
     assert st.result is not None
     return st.result
 

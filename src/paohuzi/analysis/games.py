@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..bots import make_bot
+from ..bots.base import finish_match
 from ..core.match import Match, MatchRecord
 from ..core.rules import HONG_GUAI_WAN, RuleSet
-from ..core.views import view
 
 __all__ = ["bot_match"]
 
@@ -18,12 +18,5 @@ def bot_match(
     """The record of a ``rounds``-round match of the bots ``names`` (seats 0, 1, 2)."""
     if len(names) != 3:
         raise ValueError(f"three bot names expected, got {list(names)!r}")
-    match = Match(rules, seed=seed, rounds=rounds)
     bots = [make_bot(n, seed * 3 + s, rules) for s, n in enumerate(names)]
-    while not match.over:
-        st = match.start_round()
-        while not st.over:
-            seat = st.to_act()[0]
-            st.apply(seat, bots[seat].act(view(st, seat)).id)
-        match.end_round()
-    return match.record()
+    return finish_match(Match(rules, seed=seed, rounds=rounds), bots).record()

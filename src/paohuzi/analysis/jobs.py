@@ -12,7 +12,7 @@ from typing import Any
 from ..core.record import MatchRecord, load_record, replay, replay_match
 from ..core.rules import RuleSet
 from ..core.views import SeatView
-from .render import review_dict
+from .render import option_dict, review_dict
 from .review import Budget, review_match
 from .values import value_options
 
@@ -34,18 +34,4 @@ def analyse_record(
 def hint_options(v: SeatView, rules: RuleSet, samples: int = 16, seed: int = 0) -> dict[str, Any]:
     """提示: the options of the decision ``v`` shows, valued from that view (best first)."""
     values = value_options(v, rules, random.Random(f"hint:{seed}"), samples, 6)
-    return {
-        "worlds": values.worlds,
-        "options": [
-            {
-                "id": o.action.id,
-                "text": o.action.text(),
-                "value": round(o.mean, 3),
-                "se": round(o.se, 3),
-                "loss": round(o.loss, 3),
-                "loss_se": round(o.loss_se, 3),
-                "feed": round(o.feed, 3),
-            }
-            for o in values.options
-        ],
-    }
+    return {"worlds": values.worlds, "options": [option_dict(o) for o in values.options]}

@@ -6,9 +6,10 @@ from typing import Any
 
 from .review import DecisionReview, MatchReview
 from .summary import Summary, summarize
+from .values import OptionValue
 from .verdict import BLUNDER, INACCURACY, MISTAKE, Z, thresholds_text
 
-__all__ = ["decision_dict", "review_dict", "review_text"]
+__all__ = ["decision_dict", "option_dict", "review_dict", "review_text"]
 
 _WORDS = {
     "en": {
@@ -115,18 +116,20 @@ def decision_dict(d: DecisionReview) -> dict[str, Any]:
         "tags": list(d.tags),
         "worlds": d.values.worlds,
         "refined": d.values.refined,
-        "options": [
-            {
-                "id": o.action.id,
-                "text": o.action.text(),
-                "value": round(o.mean, 3),
-                "se": round(o.se, 3),
-                "loss": round(o.loss, 3),
-                "loss_se": round(o.loss_se, 3),
-                "feed": round(o.feed, 3),
-            }
-            for o in d.values.options
-        ],
+        "options": [option_dict(o) for o in d.values.options],
+    }
+
+
+def option_dict(o: OptionValue) -> dict[str, Any]:
+    """One valued option as JSON-ready data (a review's decision, a 提示's answer)."""
+    return {
+        "id": o.action.id,
+        "text": o.action.text(),
+        "value": round(o.mean, 3),
+        "se": round(o.se, 3),
+        "loss": round(o.loss, 3),
+        "loss_se": round(o.loss_se, 3),
+        "feed": round(o.feed, 3),
     }
 
 

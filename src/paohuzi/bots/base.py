@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol
 
 from ..core.actions import Action, ActionKind
-from ..core.views import SeatView
+from ..core.match import Match
+from ..core.state import State
+from ..core.views import SeatView, view
 
-__all__ = ["Bot", "RandomBot", "obvious_action"]
+__all__ = ["Bot", "RandomBot", "finish_match", "finish_round", "obvious_action"]
 
 
 class Bot(Protocol):
@@ -17,6 +20,21 @@ class Bot(Protocol):
     name: str
 
     def act(self, view: SeatView) -> Action: ...
+
+
+def finish_round(st: State, bots: Sequence[Bot]) -> None:
+    """Play the round ``st`` to its end, each seat's bot (seats 0-2) on its own view."""
+    while not st.over:
+        seat = st.to_act()[0]
+        st.apply(seat, bots[seat].act(view(st, seat)).id)
+
+
+def finish_match(match: Match, bots: Sequence[Bot]) -> Match:
+    """Play every round left of ``match`` with these bots (seats 0-2); the match, over."""
+    while not match.over:
+        finish_round(match.start_round(), bots)
+        match.end_round()
+    return match
 
 
 def obvious_action(view: SeatView) -> Action | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Annotated
@@ -10,6 +9,7 @@ from typing import Annotated
 import typer
 
 from .app import app
+from .options import JsonOpt, RecordsOpt, SeedOpt
 
 
 @app.command()
@@ -20,11 +20,9 @@ def arena(
     deals: Annotated[
         int, typer.Option("--deals", "-n", min=1, help="Duplicate deals to play.")
     ] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    records: Annotated[
-        Path | None, typer.Option("--records", help="Write every round record into this directory.")
-    ] = None,
+    seed: SeedOpt = 0,
+    as_json: JsonOpt = False,
+    records: RecordsOpt = None,
     workers: Annotated[
         int,
         typer.Option(
@@ -53,8 +51,7 @@ def arena(
     """
     from ..arena import run_arena
     from ..bots import BOTS
-    from ..parallel import BACKENDS
-    from .errors import cap_workers, fail, writable_dir
+    from .errors import cap_workers, check_backend, fail, writable_dir
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     unknown = list(dict.fromkeys(n for n in names if n not in BOTS))
@@ -63,10 +60,7 @@ def arena(
         fail(f"--bots {bots!r}: unknown bot {', '.join(unknown)} (choose from {known})")
     if not 1 <= len(names) <= 3:
         fail(f"--bots {bots!r}: give one to three names from {', '.join(sorted(BOTS))}")
-    if backend not in BACKENDS:
-        fail(f"--backend {backend!r}: choose from {', '.join(BACKENDS)}")
-    if backend == "ray" and importlib.util.find_spec("ray") is None:
-        fail("--backend ray needs Ray: pip install 'paohuzi[ray]' (or use --backend process)")
+    check_backend(backend)
     if records is not None:
         writable_dir(records, "--records")
     if weights is not None:

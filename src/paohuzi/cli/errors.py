@@ -10,6 +10,7 @@ exit status 2. ``paohuzi replay`` documents status 1 for an unreadable record.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -33,7 +34,15 @@ def _cli_error() -> type[Exception]:
 
 _CLI_ERROR = _cli_error()
 
-__all__ = ["BAD_INPUT", "fail", "one_line", "run", "writable_dir"]
+__all__ = [
+    "BAD_INPUT",
+    "check_backend",
+    "check_init",
+    "fail",
+    "one_line",
+    "run",
+    "writable_dir",
+]
 
 BAD_INPUT = 2
 """Exit status for bad input (a usage error, a bad value, a path that cannot be used)."""
@@ -72,6 +81,30 @@ def writable_dir(path: Path, option: str) -> Path:
     except OSError as e:
         fail(f"{option} {path}: cannot write there ({e.strerror or type(e).__name__})")
     return path
+
+
+def check_backend(backend: str) -> None:
+    """``--backend``: a parallel backend (Ray installed for ``ray``), or :func:`fail`."""
+    from ..parallel import BACKENDS
+
+    if backend not in BACKENDS:
+        fail(f"--backend {backend!r}: choose from {', '.join(BACKENDS)}")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        fail("--backend ray needs Ray: pip install 'paohuzi[ray]' (or use --backend process)")
+
+
+def check_init(path: Path) -> None:
+    """``--init``: weights the learned bot loads, for today's inputs; or :func:`fail`
+    quoting the file (before any training starts)."""
+    from ..bots.learned import Policy
+    from ..bots.network import INPUTS
+
+    try:
+        p = Policy.load(path)
+    except ValueError as e:
+        fail(f"--init: {e}")
+    if p.inputs != INPUTS:
+        fail(f"--init {str(path)!r}: weights for {p.inputs} inputs, not {INPUTS}")
 
 
 def cap_workers(workers: int, jobs: int) -> int:

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from .app import app
+from .options import ScreenLangOpt
 
 __all__ = ["choose_bots", "play", "replay_hint"]
 
@@ -77,9 +78,7 @@ def play(
             help="Seconds each draw, discard and claim stays on screen (s skips ahead).",
         ),
     ] = 0.4,
-    lang: Annotated[
-        str, typer.Option("--lang", help="Language of the screen: zh (default) or en.")
-    ] = "zh",
+    lang: ScreenLangOpt = "zh",
 ) -> None:
     """Play a match as seat 0 against two bots (arrows+Enter discard, 1-9/p claim, t 听, q quit).
 

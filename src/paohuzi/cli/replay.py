@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from .app import app
+from .options import ScreenLangOpt
 
 __all__ = ["replay_cmd"]
 
@@ -19,9 +20,7 @@ __all__ = ["replay_cmd"]
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A round or match record (JSON) from paohuzi play.")],
-    lang: Annotated[
-        str, typer.Option("--lang", help="Language of the screen: zh (default) or en.")
-    ] = "zh",
+    lang: ScreenLangOpt = "zh",
 ) -> None:
     """Step through a record: ←/→ one decision, Home/End, PgUp/PgDn rounds, v view, q quit.
 

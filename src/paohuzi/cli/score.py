@@ -27,6 +27,7 @@ from ..core.hand import (
 )
 from ..core.rules import HONG_GUAI_WAN
 from .app import app
+from .options import JsonOpt
 
 T = TypeVar("T")
 
@@ -67,7 +68,6 @@ WaitsLastOpt = Annotated[
         "--last-card", help="Score each waiting card as the last card of the stock (海底胡)."
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 LastOpt = Annotated[
     bool, typer.Option("--last-card", help="The card is the last card of the stock (海底胡).")
 ]

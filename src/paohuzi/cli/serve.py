@@ -44,6 +44,23 @@ def _database(url: str) -> Iterator[None]:
         fail(f"the database at {safe_url(url)}: {first[0] if first else type(e).__name__}", 1)
 
 
+@contextlib.contextmanager
+def _backup_database(db: str | None) -> Iterator[str]:
+    """The URL of the database a backup reads or a restore writes (``--db``, else the
+    default), checked; a database error or a refused backup: one ``error:`` line, exit 1."""
+    _need_server()
+    from ..server.backup import BackupError
+    from ..server.db import backend_of, default_db_url
+
+    url = db or default_db_url()
+    backend_of(url)
+    with _database(url):
+        try:
+            yield url
+        except BackupError as e:
+            fail(str(e), 1)
+
+
 @app.command("serve")
 def serve_cmd(
     host: Annotated[
@@ -160,17 +177,11 @@ def db_backup_cmd(
     db: Annotated[str | None, typer.Option(help=_DB_HELP)] = None,
 ) -> None:
     """Back the database up while the server runs (SQLite's online backup; pg_dump)."""
-    _need_server()
-    from ..server.backup import BackupError, backup
-    from ..server.db import backend_of, default_db_url, safe_url
+    with _backup_database(db) as url:
+        from ..server.backup import backup
+        from ..server.db import safe_url
 
-    url = db or default_db_url()
-    backend_of(url)
-    with _database(url):
-        try:
-            size = backup(url, path)
-        except BackupError as e:
-            fail(str(e), 1)
+        size = backup(url, path)
     typer.echo(f"backup of {safe_url(url)} written to {path} ({size:,} bytes)")
 
 
@@ -180,15 +191,9 @@ def db_restore_cmd(
     db: Annotated[str | None, typer.Option(help=_DB_HELP + "; a new, empty database")] = None,
 ) -> None:
     """Restore a backup into a new, empty database, then migrate it to the head."""
-    _need_server()
-    from ..server.backup import BackupError, restore
-    from ..server.db import backend_of, default_db_url, safe_url
+    with _backup_database(db) as url:
+        from ..server.backup import restore
+        from ..server.db import safe_url
 
-    url = db or default_db_url()
-    backend_of(url)
-    with _database(url):
-        try:
-            restore(url, path)
-        except BackupError as e:
-            fail(str(e), 1)
+        restore(url, path)
     typer.echo(f"restored {path} into {safe_url(url)} (at head)")

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from .app import app
+from .options import JsonOpt, RecordsOpt, SeedOpt
 
 
 @app.command()
 def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Rounds to play.")] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    records: Annotated[
-        Path | None, typer.Option("--records", help="Write every round record into this directory.")
-    ] = None,
+    seed: SeedOpt = 0,
+    as_json: JsonOpt = False,
+    records: RecordsOpt = None,
 ) -> None:
     """Play N full rounds with random legal actions (a seat that may 胡 does)."""
     from ..simulate import simulate as run

@@ -9,14 +9,13 @@ from typing import Annotated
 import typer
 
 from .app import app
+from .options import EvalDealsOpt, EvalEveryOpt, InitOpt, OutOpt, SeedOpt
 
 
 @app.command()
 def train(
-    out: Annotated[
-        Path, typer.Option("--out", help="Directory for checkpoints, learned.npz and the curve.")
-    ] = Path("runs/learned"),
-    seed: Annotated[int, typer.Option(help="Seed of the whole run (data, network, curve).")] = 0,
+    out: OutOpt = Path("runs/learned"),
+    seed: SeedOpt = 0,
     games: Annotated[
         int, typer.Option(min=1, help="Rounds the teacher plays itself for distillation.")
     ] = 3000,
@@ -53,14 +52,7 @@ def train(
             "else written.",
         ),
     ] = None,
-    init: Annotated[
-        Path | None,
-        typer.Option(
-            "--init",
-            help="Start from these weights (a learned.npz) instead of at random; "
-            "with --epochs 0 the teacher's data is not made.",
-        ),
-    ] = None,
+    init: InitOpt = None,
     tune_deals: Annotated[
         int,
         typer.Option(
@@ -81,12 +73,8 @@ def train(
             "--tune-deals starts from.",
         ),
     ] = None,
-    eval_deals: Annotated[
-        int, typer.Option("--eval-deals", min=1, help="Duplicate deals per curve point.")
-    ] = 30,
-    eval_every: Annotated[
-        int, typer.Option("--eval-every", min=1, help="Fine-tuning updates between curve points.")
-    ] = 25,
+    eval_deals: EvalDealsOpt = 30,
+    eval_every: EvalEveryOpt = 25,
     teacher: Annotated[str, typer.Option(help="The bot to distil.")] = "heuristic",
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes.")] = 2,
     backend: Annotated[
@@ -98,21 +86,18 @@ def train(
 
     Writes weights.json (when tuning), checkpoints, learned.npz (the weights the
     learned bot loads: copy it to src/paohuzi/bots/learned.npz to ship it) and
-    curve.json/curve.png into --out.
+    curve.json/curve.png into --out. The network starts at random, or from --init's
+    weights (with --epochs 0 the teacher's data is then not made).
     """
     from ..bots import BOTS
-    from ..parallel import BACKENDS
-    from .errors import fail, writable_dir
+    from .errors import check_backend, check_init, fail, writable_dir
 
     missing = [m for m in ("torch", "matplotlib") if importlib.util.find_spec(m) is None]
     if missing:
         fail(f"paohuzi train needs {' and '.join(missing)}: pip install 'paohuzi[train]'")
     if teacher not in BOTS or teacher == "learned":
         fail(f"--teacher {teacher!r}: choose from {', '.join(sorted(set(BOTS) - {'learned'}))}")
-    if backend not in BACKENDS:
-        fail(f"--backend {backend!r}: choose from {', '.join(BACKENDS)}")
-    if backend == "ray" and importlib.util.find_spec("ray") is None:
-        fail("--backend ray needs Ray: pip install 'paohuzi[ray]' (or use --backend process)")
+    check_backend(backend)
     writable_dir(out, "--out")
     if weights is not None:
         from ..train.trainer import read_weights
@@ -122,15 +107,7 @@ def train(
         except ValueError as e:
             fail(f"--weights: {e}")
     if init is not None:
-        from ..bots.learned import Policy
-        from ..bots.network import INPUTS
-
-        try:
-            p = Policy.load(init)
-        except ValueError as e:
-            fail(f"--init: {e}")
-        if p.inputs != INPUTS:
-            fail(f"--init {str(init)!r}: weights for {p.inputs} inputs, not {INPUTS}")
+        check_init(init)
     from ..train.trainer import KeptDataError, TrainConfig, search_data_problem
     from ..train.trainer import train as run
 

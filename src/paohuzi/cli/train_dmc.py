@@ -9,15 +9,13 @@ from typing import Annotated
 import typer
 
 from .app import app
+from .options import EvalDealsOpt, EvalEveryOpt, InitOpt, OutOpt, SeedOpt
 
 
 @app.command("train-dmc")
 def train_dmc(
-    out: Annotated[
-        Path,
-        typer.Option("--out", help="The run's directory: re-running on it resumes the run."),
-    ] = Path("runs/dmc"),
-    seed: Annotated[int, typer.Option(help="Seed of the run (deals, exploration, batches).")] = 0,
+    out: OutOpt = Path("runs/dmc"),
+    seed: SeedOpt = 0,
     updates: Annotated[
         int | None,
         typer.Option("--updates", min=1, help="Stop when the run has made this many updates."),
@@ -34,47 +32,36 @@ def train_dmc(
     epsilon: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="Share of exploratory random actions.")
     ] = 0.05,
-    init: Annotated[
-        Path | None,
-        typer.Option("--init", help="Start from these weights (default: the shipped learned.npz)."),
-    ] = None,
+    init: InitOpt = None,
     scratch: Annotated[
         bool, typer.Option("--scratch", help="Start from a random network instead.")
     ] = False,
-    eval_deals: Annotated[
-        int, typer.Option("--eval-deals", min=1, help="Duplicate deals per opponent per point.")
-    ] = 30,
-    eval_every: Annotated[
-        int, typer.Option("--eval-every", min=1, help="Updates between curve points.")
-    ] = 50,
+    eval_deals: EvalDealsOpt = 30,
+    eval_every: EvalEveryOpt = 50,
     eval_seed: Annotated[
         int, typer.Option("--eval-seed", help="The curve: seed of the evaluation deals.")
     ] = 0,
 ) -> None:
     """Train an action-value network by self-play (Deep Monte-Carlo), from the learned bot.
 
-    Writes checkpoint.pt and replay.npz (the state a rerun resumes from), dmc.npz
-    (the weights the dmc bot plays: PAOHUZI_DMC_WEIGHTS=DIR/dmc.npz) and curve.json
-    (every point against the heuristic and learned bots, appended) into --out.
+    It starts from the shipped learned.npz (or --init's weights, or at random with
+    --scratch); re-running on the same --out resumes the run. Writes checkpoint.pt and
+    replay.npz (the state a rerun resumes from), dmc.npz (the weights the dmc bot plays:
+    PAOHUZI_DMC_WEIGHTS=DIR/dmc.npz) and curve.json (every point against the heuristic
+    and learned bots, appended) into --out.
     """
-    from .errors import fail, writable_dir
+    from .errors import check_init, fail, writable_dir
 
     if importlib.util.find_spec("torch") is None:
         fail("paohuzi train-dmc needs torch: pip install 'paohuzi[train]'")
     if updates is None and minutes is None:
         fail("give --updates N (in all) or --minutes M (this call)")
     writable_dir(out, "--out")
-    from ..bots.learned import DEFAULT_WEIGHTS, Policy
-    from ..bots.network import INPUTS
+    from ..bots.learned import DEFAULT_WEIGHTS
 
     start = None if scratch else (init or DEFAULT_WEIGHTS)
     if start is not None:
-        try:
-            p = Policy.load(start)
-        except ValueError as e:
-            fail(f"--init: {e}")
-        if p.inputs != INPUTS:
-            fail(f"--init {str(start)!r}: weights for {p.inputs} inputs, not {INPUTS}")
+        check_init(start)
     from ..train.dmc import DMCConfig
     from ..train.dmc_run import run_dmc
 

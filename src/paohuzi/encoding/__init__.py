@@ -4,37 +4,14 @@
 computes them (with the C accelerator ``_obsc.c`` where it is built). It sits between
 the core and the packages that read encodings — the bots (the ``learned`` network's
 input), the environments and the trainer — so that none of those imports another for it.
+The names exported here are the encoder's ``__all__`` (and ``PUBLIC_SIZE``), so a name
+added there is not listed twice.
 """
 
 from __future__ import annotations
 
-from .layout import FEATURES, OBS_SIZE, ORACLE_FEATURES, ORACLE_SIZE, PUBLIC_SIZE, Feature
-from .observation import (
-    ACCELERATED,
-    Encoder,
-    action_mask,
-    bounds,
-    encode,
-    encode_batch,
-    encode_oracle,
-    encode_view,
-    offer_hidden,
-)
+from . import observation as _observation
+from .layout import PUBLIC_SIZE
+from .observation import *  # noqa: F403  (every name in its __all__)
 
-__all__ = [
-    "ACCELERATED",
-    "FEATURES",
-    "OBS_SIZE",
-    "ORACLE_FEATURES",
-    "ORACLE_SIZE",
-    "PUBLIC_SIZE",
-    "Encoder",
-    "Feature",
-    "action_mask",
-    "bounds",
-    "encode",
-    "encode_batch",
-    "encode_oracle",
-    "encode_view",
-    "offer_hidden",
-]
+__all__ = [*_observation.__all__, "PUBLIC_SIZE"]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from .errors import ApiError
 from .protocol import said_dict
 from .ratelimit import RateLimiter
+from .seated import seat_of
 
 if TYPE_CHECKING:
     from .outbox import Connection
@@ -38,9 +39,7 @@ def check_phrase(phrase: int) -> None:
 async def say(table: Table, conn: Connection, phrase: int) -> None:
     """快捷语: tell everyone at ``table`` the seat's phrase id, within its budget
     (``Table.chat``, bound in its class body)."""
-    s = conn.seat
-    if s is None:
-        raise ApiError("spectator", "a spectator cannot chat")
+    s = seat_of(conn, "a spectator cannot chat")
     check_phrase(phrase)
     table.chat_budget.take(str(s))
     table._tell_all(said_dict(s, phrase))

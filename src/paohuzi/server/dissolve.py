@@ -21,12 +21,7 @@ __all__ = ["expire", "vote"]
 
 async def vote(table: Table, conn: Connection, agree: bool) -> None:
     """Propose 解散 or vote on the open proposal; all agreeing ends the match."""
-    s = conn.seat
-    if s is None:
-        raise ApiError("spectator", "a spectator has no vote")
-    async with table.lock:
-        if table.ended:
-            raise ApiError("match_over", "the match is over")
+    async with table.seated(conn, "a spectator has no vote") as s:
         v = table.vote
         if v is None and not agree:
             raise ApiError("no_vote", "no 解散 vote is open; propose one with agree: true")

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import persist
-from .errors import ApiError
 from .protocol import seats_dict
 
 if TYPE_CHECKING:
@@ -48,12 +47,7 @@ def detach(table: Table, conn: Connection) -> None:
 
 async def set_tuoguan(table: Table, conn: Connection, on: bool) -> None:
     """托管 on or off for the socket's seat, stored before it is told."""
-    s = conn.seat
-    if s is None:
-        raise ApiError("spectator", "a spectator has no seat to hand over")
-    async with table.lock:
-        if table.ended:
-            raise ApiError("match_over", "the match is over")
+    async with table.seated(conn, "a spectator has no seat to hand over") as s:
         if table.seats[s].tuoguan != on:
             await persist.store_tuoguan(table, s, on)
             table.seats[s].tuoguan = on

@@ -28,9 +28,9 @@ from typing import Any
 from sqlalchemy import insert, select
 
 from ..bots import make_bot
+from ..bots.base import finish_match
 from ..core.match import Match
 from ..core.rules import HONG_GUAI_WAN
-from ..core.views import view
 from ..parallel import map_jobs
 from .clubdb import Rating
 from .db import Account, sync_engine, upgrade
@@ -82,14 +82,7 @@ def play_match(kinds: Sequence[str], seed: int, rounds: int = ROUNDS) -> tuple[i
     points each seat gained (its balance at the end less its balance at the start)."""
     rng = random.Random(seed)
     bots = [make_bot(k, rng.randrange(2**31), HONG_GUAI_WAN) for k in kinds]
-    m = Match(HONG_GUAI_WAN, seed=seed, rounds=rounds)
-    while not m.over:
-        st = m.start_round()
-        while not st.over:
-            s = st.to_act()[0]
-            st.apply(s, bots[s].act(view(st, s)).id)
-        m.end_round()
-    return m.totals()
+    return finish_match(Match(HONG_GUAI_WAN, seed=seed, rounds=rounds), bots).totals()
 
 
 _Job = tuple[tuple[str, str, str], int, int]

@@ -104,12 +104,7 @@ def tell(table: Table) -> None:
 
 async def press(table: Table, conn: Connection) -> None:
     """准备: the socket's seat is ready for the next round (told to everyone)."""
-    s = conn.seat
-    if s is None:
-        raise ApiError("spectator", "a spectator has no seat to ready")
-    async with table.lock:
-        if table.ended:
-            raise ApiError("match_over", "the match is over")
+    async with table.seated(conn, "a spectator has no seat to ready") as s:
         if table.readiness is None:
             raise Readiness.not_open()
         table.readiness = table.readiness.press(s)

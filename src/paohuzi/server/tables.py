@@ -29,7 +29,6 @@ from . import dissolve, persist, presence, ready
 from .audience import Audience, collect, tell_all
 from .chat import chat_limiter, say
 from .clock import Clock, SeatInfo, now
-from .db import MatchRow
 from .driver import Driver
 from .errors import ApiError
 from .limits import PlaySettings
@@ -37,6 +36,7 @@ from .outbox import Connection, TableHandle
 from .persist import CommitHooks
 from .protocol import ack_dict, encode, match_over_dict, seats_dict, snapshot_dict
 from .ready import DEFAULT_READY_SECONDS, Readiness
+from .seated import hold, seat_of
 from .vote import Vote
 
 __all__ = ["CommitHooks", "Connection", "SeatInfo", "Table", "TableHandle"]
@@ -188,8 +188,10 @@ class Table:
 
     # -- 准备 between rounds (ready.py), 快捷语 (chat.py), 解散 (dissolve.py) -----------
     # Table's methods, written beside the rest of their part and bound here (a call costs
-    # what it would if the method were written in this class).
+    # what it would if the method were written in this class). ``seated`` (seated.py):
+    # a seat's request, under the lock while the match goes on.
 
+    seated = hold
     ready_message = ready.message
     tell_ready = ready.tell
     press_ready = ready.press
@@ -276,9 +278,7 @@ class Table:
         The ack is queued before the events and prompts the decision causes, so a client
         knows its intent is durable before it is asked for the next decision.
         """
-        seat = conn.seat
-        if seat is None:
-            raise ApiError("spectator", "a spectator cannot act")
+        seat = seat_of(conn, "a spectator cannot act")
         async with self.lock:
             done = self.client_ids.get((seat, client_id))
             if done is not None:
@@ -377,18 +377,5 @@ class Table:
                 self.readiness = Readiness.open(len(self.match.finished), deadline)
         self._count_steps()
 
-    @staticmethod
-    async def load(
-        sessions: async_sessionmaker[AsyncSession],
-        row: MatchRow,
-        seats: list[SeatInfo],
-        *,
-        time_limit: float | None = None,
-        settings: PlaySettings | None = None,
-        on_end: Callable[[Table], None] | None = None,
-        ready_seconds: float | None = None,
-    ) -> Table:
-        """Rebuild a table by replaying its decisions in order (``persist.load``)."""
-        return await persist.load(Table, sessions, row, seats, time_limit=time_limit,
-                                  settings=settings, on_end=on_end,
-                                  ready_seconds=ready_seconds)  # fmt: skip
+    # Rebuild a table by replaying its decisions in order (``persist.load``, given the class).
+    load = classmethod(persist.load)

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import rulesets
+from ..clubaccess import club_row
 from ..clubdb import ClubRoom, ClubTemplate
 from ..db import LIVE_ROOM, RoomRow
 from ..errors import ApiError
@@ -73,13 +74,6 @@ async def new_template(
     return t
 
 
-async def _template(db: AsyncSession, c: Caller, template_id: int) -> ClubTemplate:
-    t = await db.get(ClubTemplate, template_id)
-    if t is None or t.club_id != c.club.id:
-        raise ApiError("no_template", f"no template {template_id} in this club", 404)
-    return t
-
-
 async def templates_json(db: AsyncSession, c: Caller) -> list[dict[str, Any]]:
     """The club's templates, oldest first."""
     rows = await db.scalars(
@@ -90,7 +84,7 @@ async def templates_json(db: AsyncSession, c: Caller) -> list[dict[str, Any]]:
 
 async def delete_template(db: AsyncSession, c: Caller, template_id: int) -> None:
     """An admin deletes a template (rooms opened from it keep their rules)."""
-    t = await _template(db, c, template_id)
+    t = await club_row(db, c.club.id, ClubTemplate, template_id, "template")
     for cr in (await db.scalars(select(ClubRoom).where(ClubRoom.template_id == t.id))).all():
         cr.template_id = None
     await db.delete(t)
@@ -102,7 +96,7 @@ async def open_room(
 ) -> dict[str, Any]:
     """A member opens a room from a template: a private room hosted by the member, that
     only the club's members see, join and watch. Counted against the member's rooms."""
-    t = await _template(db, c, template_id)
+    t = await club_row(db, c.club.id, ClubTemplate, template_id, "template")
     rules = rulesets.room_rules(dict(t.rules), t.rounds)
     await check_quota(db, rates, c.me, address)
     room = RoomRow(

@@ -23,7 +23,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import accounts
-from ..clubaccess import is_member
+from ..clubaccess import club_row, is_member
 from ..clubdb import (
     Club,
     ClubResult,
@@ -79,10 +79,7 @@ async def create(db: AsyncSession, c: Caller, deals: int, players: list[int | st
 
 async def the_tournament(db: AsyncSession, c: Caller, tournament_id: int) -> Tournament:
     """The club's tournament (404 ``no_tournament`` otherwise)."""
-    t = await db.get(Tournament, tournament_id)
-    if t is None or t.club_id != c.club.id:
-        raise ApiError("no_tournament", f"no tournament {tournament_id} in this club", 404)
-    return t
+    return await club_row(db, c.club.id, Tournament, tournament_id, "tournament")
 
 
 async def _games(db: AsyncSession, t: Tournament) -> list[tuple[TournamentGame, RoomRow]]:
