@@ -21,7 +21,7 @@ const S = {
   toast: null,
   game: null, // the live Game
   room: null, // GET /rooms/{code}
-  log: [], // [{seq, text}]
+  log: [], // [{seq, ev}]: the recent events, worded by table.js logLines
   selected: null,
   hintOn: false,
   hint: null,
@@ -124,8 +124,8 @@ function startGame(code, spectate, invite) {
     },
     onEvent: (m, live) => {
       const me = S.game ? seatOf() : null;
-      const text = eventWords(m.event, me, names());
-      if (text) S.log.push({ seq: m.seq, text });
+      // Worded when drawn (table.js logLines): a catch-up's events come before the seat is known.
+      if (eventWords(m.event, null, null)) S.log.push({ seq: m.seq, ev: m.event });
       if (S.log.length > 50) S.log.splice(0, S.log.length - 50);
       if (live && (m.event.kind === "draw" || m.event.kind === "discard")) S.flashKey = m.seq;
       if (live && m.event.kind === "settle") queueSettlement(m.round);
@@ -650,8 +650,7 @@ function Replay({ id }) {
   const st = data.steps[Math.min(step, n)];
   const log = [];
   data.steps.slice(Math.max(0, step - 3), step + 1).forEach((s, i) => s.events.forEach((ev, j) => {
-    const text = eventWords(ev, seat, data.names);
-    if (text) log.push({ seq: i * 100 + j, text });
+    log.push({ seq: i * 100 + j, ev });
   }));
   const header = html`<div class="replay-bar">
     <a class="btn small" href="#/" data-back aria-label=${t("to_lobby")}>‹ ${t("lobby")}</a>
