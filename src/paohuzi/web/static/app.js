@@ -271,6 +271,13 @@ function closeDealtSettlement() {
 
 // ---------------------------------------------------------------- screens
 
+/** The top bar's 悟性 from the server (GET /accounts/me): the cached account goes stale as
+ * matches settle, so the lobby, a room page and a match's end ask again. */
+function refreshAccount(onError = () => {}) {
+  if (!session.token) return;
+  api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(onError);
+}
+
 function TopBar() {
   const acct = session.account;
   return html`<header class="topbar">
@@ -322,7 +329,7 @@ function Lobby() {
   const load = () => api("GET", "/rooms").then(setRooms).catch(showError);
   useEffect(() => {
     load();
-    api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(showError);
+    refreshAccount(showError);
     const id = setInterval(load, 5000);
     return () => clearInterval(id);
   }, []);
@@ -479,8 +486,7 @@ function Summary({ over, me, nm }) {
   const [rounds, setRounds] = useState(null);
   const [again, setAgain] = useState(null);
   useEffect(() => {
-    // The top bar's 悟性 moved with the match: ask for it again.
-    if (session.token) api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(() => {});
+    refreshAccount(); // the top bar's 悟性 moved with the match
     // The rounds settled (a dissolved match's round in play has no 结算).
     const n = over.played ?? (S.room ? S.room.rounds : 0);
     Promise.all(Array.from({ length: n }, (_, i) => api("GET", `/matches/${over.match_id}/rounds/${i}`).catch(() => null)))
@@ -576,6 +582,7 @@ function RoomScreen({ code, spectate, invite }) {
   const [err, setErr] = useState(null);
   useEffect(() => {
     S.room = null;
+    refreshAccount(); // a room link opened directly: the cached 悟性 may be old
     let stop = false;
     const poll = async () => {
       try {
