@@ -432,6 +432,18 @@ function ReadyLine({ ready, me, nm }) {
   </div>`;
 }
 
+/** 亮牌: each seat's cards left in hand when the round ended (public then, RULES.md §14);
+ * nothing (not even the heading) when no seat has any left. */
+function Reveal({ r, me, nm }) {
+  const seats = [0, 1, 2].filter((s) => glyphs(r.hands[s] || "").length > 0);
+  if (!seats.length) return null;
+  return html`<section class="reveals" data-reveals aria-label=${t("hands_revealed")}>
+    <h3>${t("hands_revealed")}</h3>
+    ${seats.map((s) => html`<div class="reveal" data-seat=${s}><b>${seatWord(s, me, nm)}</b>
+      <span class="reveal-hand">${glyphs(r.hands[s]).map((g) => html`<${Card} g=${g} size="mini" />`)}</span></div>`)}
+  </section>`;
+}
+
 function Settlement({ r, me, nm, onNext, final }) {
   const g = S.game;
   const wait = g && g.ready && g.ready.round === r.round + 1 ? g.ready : null;
@@ -454,11 +466,7 @@ function Settlement({ r, me, nm, onNext, final }) {
       <table class="deltas"><thead><tr><th></th><th>${t("before")}</th><th>${t("change")}</th><th>${t("after")}</th></tr></thead>
         <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}${r.dealer === s ? ` (${t("dealer")})` : ""}</th>
           <td>${r.balances_before[s]}</td><td class=${r.deltas[s] > 0 ? "plus" : r.deltas[s] < 0 ? "minus" : ""}>${r.deltas[s] > 0 ? "+" : ""}${r.deltas[s]}</td><td>${r.balances[s]}</td></tr>`)}</tbody></table>
-      <details><summary>${t("hands_revealed")}</summary>
-        ${[0, 1, 2].map((s) => html`<div class="reveal"><b>${seatWord(s, me, nm)}</b>
-          <span class="reveal-groups">${r.tables[s].map((g) => html`<${Group} text=${g} />`)}</span>
-          <span>${glyphs(r.hands[s]).map((g) => html`<${Card} g=${g} size="mini" />`)}</span></div>`)}
-      </details>
+      <${Reveal} r=${r} me=${me} nm=${nm} />
       ${wait && html`<${ReadyLine} ready=${wait} me=${me} nm=${nm} />`}
       <button class="btn primary" data-ready-button onClick=${onNext} disabled=${pressed} autofocus>${label}</button>
     </div>
@@ -505,13 +513,13 @@ function Summary({ over, me, nm }) {
     <div class="sheet summary">
       <h2>${t("match_over")}</h2>
       ${over.dissolved && html`<p class="verdict">${t("dissolved")}</p>`}
-      <table class="deltas"><thead><tr><th></th>
+      <div class="table-scroll"><table class="deltas"><thead><tr><th></th>
           ${(rounds || []).map((r) => html`<th data-round-col=${r.round}>${t("round_short", { i: r.round + 1 })}</th>`)}
           <th>${t("total")}</th><th>${t("balance")}</th></tr></thead>
-        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}
-            ${best > 0 && over.totals[s] === best && html` <span class="badge winner" data-big-winner>${t("big_winner")}</span>`}</th>
+        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th><span class="who" title=${seatWord(s, me, nm)}>${seatWord(s, me, nm)}</span>
+            ${best > 0 && over.totals[s] === best && html`<span class="badge winner" data-big-winner>${t("big_winner")}</span>`}</th>
           ${(rounds || []).map((r) => html`<td class=${r.deltas[s] > 0 ? "plus" : r.deltas[s] < 0 ? "minus" : ""}>${r.deltas[s] > 0 ? "+" : ""}${r.deltas[s]}</td>`)}
-          <td data-total class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table>
+          <td data-total class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table></div>
       <div class="invite"><span>${t("share_replay")}</span><input readonly value=${share} aria-label=${t("share_replay")} data-share />
         <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(share).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
       <div class="actions">
