@@ -201,10 +201,19 @@ def test_reload_and_a_lost_connection_keep_the_seat(browser: Any, web: ServerPro
             page.locator(".hand-card").evaluate_all("(es) => es.map((e) => e.dataset.face)")
         )
 
-    before = hand()
+    def log() -> list[str]:
+        return page.locator(".log li").all_inner_texts()
+
+    before, moves = hand(), log()
+    assert moves and any(w in m for m in moves for w in ("你", "上家", "下家")), moves
     page.reload()
     page.wait_for_selector(".hand-card.can")
     assert hand() == before
+    # The recent moves read the same after the reload (seat words and names) as live.
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('.log li').length >= n", arg=len(moves)
+    )
+    assert log() == moves
     assert page.locator('.seat-panel.bottom[data-seat="0"]').count() == 1
     # A lost connection: a banner while it is down, then the same seat and view again.
     page.context.set_offline(True)

@@ -162,13 +162,80 @@ def test_table_settlement_and_summary(
     check(page, watch, shots, f"table-{size}")
     assert page.locator(".seat-panel").count() == 3
     assert page.locator(".center [data-stock]").inner_text().isdigit()
+    _log_readable(page)
     play([page], lambda d: page.locator(".settlement").count() > 0, settle=False)
     check(page, watch, shots, f"settlement-{size}")
     assert page.locator(".settlement .formula").count() == 1  # seed 23: a win, itemised
     assert "名堂" in page.locator(".settlement").inner_text()
+    _reveal_shows_the_hands(page, web)
     page.locator(".settlement .btn.primary").click()
     page.wait_for_selector(".summary")
+    page.wait_for_selector('.summary [data-round-col="0"]')
     check(page, watch, shots, f"summary-{size}")
+    _summary_headers_on_one_line(page)
+
+
+def _log_readable(page: Any) -> None:
+    """The recent moves are shown whole (wrapped, never cut with "…"), each line saying
+    who by seat (你/上家/下家), and the table still fits the window's height."""
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('.log li')].map((e) => ({
+            text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1,
+            ellipsis: getComputedStyle(e).textOverflow === 'ellipsis'}))"""
+    )
+    assert lines, "no recent moves shown"
+    assert not [x for x in lines if x["cut"] or x["ellipsis"]], lines
+    assert any(w in x["text"] for x in lines for w in ("你", "上家", "下家")), lines
+    room = page.evaluate(
+        "() => [document.documentElement.scrollHeight, document.documentElement.clientHeight]"
+    )
+    assert room[0] <= room[1], f"the table is taller than the window: {room}"
+
+
+def _reveal_shows_the_hands(page: Any, web: ServerProcess) -> None:
+    """亮牌 shows each seat's cards left in hand as the server's 结算 has them (public at the
+    round's end, RULES.md §14), and no heading over nothing."""
+    mid = page.evaluate("() => window.__phz.game.snapshot.match_id")
+    result = http(web.http, "GET", f"/matches/{mid}/rounds/0")
+    left = {s: len(h) for s, h in enumerate(result["hands"]) if h}
+    shown = page.locator(".settlement [data-reveals]")
+    if not left:
+        assert shown.count() == 0
+        return
+    assert shown.locator("h3").is_visible()
+    rows = shown.locator(".reveal")
+    assert rows.count() == len(left)
+    for s, n in left.items():
+        row = shown.locator(f'.reveal[data-seat="{s}"]')
+        assert row.is_visible()
+        assert row.locator("svg.card").count() == n
+
+
+def _summary_headers_on_one_line(page: Any) -> None:
+    """本场结束: 第1局/合计/悟性 and each name take one line (a long name is cut with "…")."""
+    wrapped = page.evaluate(
+        """() => [...document.querySelectorAll('.summary thead th, .summary tbody th .who')]
+            .filter((e) => e.textContent.trim())
+            .map((e) => { const r = document.createRange(); r.selectNodeContents(e);
+                          const rs = [...r.getClientRects()];
+                          const tops = new Set(rs.map((x) => Math.round(x.top)));
+                          return [e.textContent.trim(), tops.size]; })
+            .filter(([, n]) => n > 1)"""
+    )
+    assert wrapped == [], f"headers on more than one line: {wrapped}"
+
+
+def test_room_link_shows_the_servers_balance(browser: Any, web: ServerProcess) -> None:
+    """A room link opened directly asks for the account: the top bar shows the server's 悟性,
+    not the one cached at login."""
+    code, login = bot_room(web.http, "旧余额", 1, 5)
+    stale = {**login, "account": {**login["account"], "balance": 4321}}
+    page, watch = open_page(browser, web, stale, DESKTOP, f"#/room/{code}")
+    me = http(web.http, "GET", "/accounts/me", token=login["token"])
+    assert me["balance"] != 4321
+    page.wait_for_selector(f".topbar a[href='#/account']:has-text('悟性 {me['balance']}')")
+    assert "4321" not in page.locator(".topbar").inner_text()
+    assert watch.errors == []
 
 
 @pytest.mark.parametrize("size", SIZES)

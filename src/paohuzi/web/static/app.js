@@ -21,7 +21,7 @@ const S = {
   toast: null,
   game: null, // the live Game
   room: null, // GET /rooms/{code}
-  log: [], // [{seq, text}]
+  log: [], // [{seq, ev}]: the recent events, worded by table.js logLines
   selected: null,
   hintOn: false,
   hint: null,
@@ -124,8 +124,8 @@ function startGame(code, spectate, invite) {
     },
     onEvent: (m, live) => {
       const me = S.game ? seatOf() : null;
-      const text = eventWords(m.event, me, names());
-      if (text) S.log.push({ seq: m.seq, text });
+      // Worded when drawn (table.js logLines): a catch-up's events come before the seat is known.
+      if (eventWords(m.event, null, null)) S.log.push({ seq: m.seq, ev: m.event });
       if (S.log.length > 50) S.log.splice(0, S.log.length - 50);
       if (live && (m.event.kind === "draw" || m.event.kind === "discard")) S.flashKey = m.seq;
       if (live && m.event.kind === "settle") queueSettlement(m.round);
@@ -271,6 +271,13 @@ function closeDealtSettlement() {
 
 // ---------------------------------------------------------------- screens
 
+/** The top bar's 悟性 from the server (GET /accounts/me): the cached account goes stale as
+ * matches settle, so the lobby, a room page and a match's end ask again. */
+function refreshAccount(onError = () => {}) {
+  if (!session.token) return;
+  api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(onError);
+}
+
 function TopBar() {
   const acct = session.account;
   return html`<header class="topbar">
@@ -322,7 +329,7 @@ function Lobby() {
   const load = () => api("GET", "/rooms").then(setRooms).catch(showError);
   useEffect(() => {
     load();
-    api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(showError);
+    refreshAccount(showError);
     const id = setInterval(load, 5000);
     return () => clearInterval(id);
   }, []);
@@ -425,6 +432,18 @@ function ReadyLine({ ready, me, nm }) {
   </div>`;
 }
 
+/** 亮牌: each seat's cards left in hand when the round ended (public then, RULES.md §14);
+ * nothing (not even the heading) when no seat has any left. */
+function Reveal({ r, me, nm }) {
+  const seats = [0, 1, 2].filter((s) => glyphs(r.hands[s] || "").length > 0);
+  if (!seats.length) return null;
+  return html`<section class="reveals" data-reveals aria-label=${t("hands_revealed")}>
+    <h3>${t("hands_revealed")}</h3>
+    ${seats.map((s) => html`<div class="reveal" data-seat=${s}><b>${seatWord(s, me, nm)}</b>
+      <span class="reveal-hand">${glyphs(r.hands[s]).map((g) => html`<${Card} g=${g} size="mini" />`)}</span></div>`)}
+  </section>`;
+}
+
 function Settlement({ r, me, nm, onNext, final }) {
   const g = S.game;
   const wait = g && g.ready && g.ready.round === r.round + 1 ? g.ready : null;
@@ -447,11 +466,7 @@ function Settlement({ r, me, nm, onNext, final }) {
       <table class="deltas"><thead><tr><th></th><th>${t("before")}</th><th>${t("change")}</th><th>${t("after")}</th></tr></thead>
         <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}${r.dealer === s ? ` (${t("dealer")})` : ""}</th>
           <td>${r.balances_before[s]}</td><td class=${r.deltas[s] > 0 ? "plus" : r.deltas[s] < 0 ? "minus" : ""}>${r.deltas[s] > 0 ? "+" : ""}${r.deltas[s]}</td><td>${r.balances[s]}</td></tr>`)}</tbody></table>
-      <details><summary>${t("hands_revealed")}</summary>
-        ${[0, 1, 2].map((s) => html`<div class="reveal"><b>${seatWord(s, me, nm)}</b>
-          <span class="reveal-groups">${r.tables[s].map((g) => html`<${Group} text=${g} />`)}</span>
-          <span>${glyphs(r.hands[s]).map((g) => html`<${Card} g=${g} size="mini" />`)}</span></div>`)}
-      </details>
+      <${Reveal} r=${r} me=${me} nm=${nm} />
       ${wait && html`<${ReadyLine} ready=${wait} me=${me} nm=${nm} />`}
       <button class="btn primary" data-ready-button onClick=${onNext} disabled=${pressed} autofocus>${label}</button>
     </div>
@@ -479,8 +494,7 @@ function Summary({ over, me, nm }) {
   const [rounds, setRounds] = useState(null);
   const [again, setAgain] = useState(null);
   useEffect(() => {
-    // The top bar's 悟性 moved with the match: ask for it again.
-    if (session.token) api("GET", "/accounts/me").then((a) => { session.setAccount(a); rerender(); }).catch(() => {});
+    refreshAccount(); // the top bar's 悟性 moved with the match
     // The rounds settled (a dissolved match's round in play has no 结算).
     const n = over.played ?? (S.room ? S.room.rounds : 0);
     Promise.all(Array.from({ length: n }, (_, i) => api("GET", `/matches/${over.match_id}/rounds/${i}`).catch(() => null)))
@@ -499,13 +513,13 @@ function Summary({ over, me, nm }) {
     <div class="sheet summary">
       <h2>${t("match_over")}</h2>
       ${over.dissolved && html`<p class="verdict">${t("dissolved")}</p>`}
-      <table class="deltas"><thead><tr><th></th>
+      <div class="table-scroll"><table class="deltas"><thead><tr><th></th>
           ${(rounds || []).map((r) => html`<th data-round-col=${r.round}>${t("round_short", { i: r.round + 1 })}</th>`)}
           <th>${t("total")}</th><th>${t("balance")}</th></tr></thead>
-        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th>${seatWord(s, me, nm)}
-            ${best > 0 && over.totals[s] === best && html` <span class="badge winner" data-big-winner>${t("big_winner")}</span>`}</th>
+        <tbody>${[0, 1, 2].map((s) => html`<tr data-seat=${s}><th><span class="who" title=${seatWord(s, me, nm)}>${seatWord(s, me, nm)}</span>
+            ${best > 0 && over.totals[s] === best && html`<span class="badge winner" data-big-winner>${t("big_winner")}</span>`}</th>
           ${(rounds || []).map((r) => html`<td class=${r.deltas[s] > 0 ? "plus" : r.deltas[s] < 0 ? "minus" : ""}>${r.deltas[s] > 0 ? "+" : ""}${r.deltas[s]}</td>`)}
-          <td data-total class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table>
+          <td data-total class=${over.totals[s] > 0 ? "plus" : over.totals[s] < 0 ? "minus" : ""}>${over.totals[s] > 0 ? "+" : ""}${over.totals[s]}</td><td>${over.balances[s]}</td></tr>`)}</tbody></table></div>
       <div class="invite"><span>${t("share_replay")}</span><input readonly value=${share} aria-label=${t("share_replay")} data-share />
         <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(share).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
       <div class="actions">
@@ -576,6 +590,7 @@ function RoomScreen({ code, spectate, invite }) {
   const [err, setErr] = useState(null);
   useEffect(() => {
     S.room = null;
+    refreshAccount(); // a room link opened directly: the cached 悟性 may be old
     let stop = false;
     const poll = async () => {
       try {
@@ -650,8 +665,7 @@ function Replay({ id }) {
   const st = data.steps[Math.min(step, n)];
   const log = [];
   data.steps.slice(Math.max(0, step - 3), step + 1).forEach((s, i) => s.events.forEach((ev, j) => {
-    const text = eventWords(ev, seat, data.names);
-    if (text) log.push({ seq: i * 100 + j, text });
+    log.push({ seq: i * 100 + j, ev });
   }));
   const header = html`<div class="replay-bar">
     <a class="btn small" href="#/" data-back aria-label=${t("to_lobby")}>‹ ${t("lobby")}</a>

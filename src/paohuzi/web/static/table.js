@@ -68,6 +68,12 @@ export function eventWords(ev, me, names) {
   }
 }
 
+/** The log's lines, worded now from its events ([{seq, ev}]): the same words whether the
+ * events came live, in a reconnect's catch-up (before the seat was known) or from a replay. */
+export function logLines(log, me, names) {
+  return log.map((l) => ({ seq: l.seq, text: eventWords(l.ev, me, names) })).filter((l) => l.text);
+}
+
 /** Split a legal action's text: {kind, face, groups} (``吃:三四五 比:五五伍``). */
 export function parseAction(text) {
   if (text === "胡" || text === "过") return { kind: text, groups: [] };
@@ -252,7 +258,7 @@ export function Table(props) {
       </div>
       <${Offer} v=${v} me=${me} names=${names} flashKey=${flashKey} />
       <ol class="log" aria-label=${t("last_moves")} aria-live="polite">
-        ${log.slice(-3).map((l) => html`<li key=${l.seq}>${l.text}</li>`)}
+        ${logLines(log, me, names).slice(-3).map((l) => html`<li key=${l.seq}>${l.text}</li>`)}
       </ol>
     </div>
     ${panel(bottom, "bottom", { hideHand: me !== null && me !== undefined })}
