@@ -11,6 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 from . import wirejson
 from .errors import ApiError
 from .protocol import CLIENT_TYPES, MAX_MESSAGE, ClientMsg, client_adapter
+from .validation import quote
 
 __all__ = ["read_frame"]
 
@@ -46,4 +47,7 @@ def read_frame(frame: dict[str, Any]) -> ClientMsg:
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first["loc"][1:])
-        raise ApiError("bad_message", f"{where}: {first['msg']}") from None
+        reason = f"{where}: {first['msg']}"
+        if first.get("type") not in ("missing", "extra_forbidden") and "input" in first:
+            reason += f", got {quote(first['input'])}"  # bounded, as an HTTP refusal's
+        raise ApiError("bad_message", reason) from None

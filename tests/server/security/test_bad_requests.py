@@ -69,3 +69,21 @@ def test_openapi_documents_400_not_422(client: TestClient) -> None:
         for method, op in ops.items():
             assert "422" not in op["responses"], (method, path)
     assert "HTTPValidationError" not in schema["components"]["schemas"]
+
+
+def test_a_socket_message_refused_by_its_schema_quotes_the_value_bounded() -> None:
+    """A socket's ``bad_message`` quotes what was sent, cut as an HTTP refusal's is (it
+    named the field and the rule only: "phrase: less than or equal to 15")."""
+    from paohuzi.server.errors import ApiError
+    from paohuzi.server.frames import read_frame
+    from paohuzi.server.validation import SNIPPET
+
+    for msg, shown in (({"type": "chat", "phrase": 99}, "got 99"),
+                       ({"type": "act", "action": 3, "step": "x" * 500, "client_id": "a"},
+                        "got 'xxx")):  # fmt: skip
+        import json
+
+        with pytest.raises(ApiError) as e:
+            read_frame({"type": "websocket.receive", "text": json.dumps(msg)})
+        assert e.value.code == "bad_message" and shown in e.value.reason, e.value.reason
+        assert len(e.value.reason) < 80 + SNIPPET
