@@ -46,6 +46,10 @@ def describe(exc: RequestValidationError) -> tuple[str, str]:
     if first.get("type") == "json_invalid":
         why = (first.get("ctx") or {}).get("error", "not JSON")
         return "bad_json", f"the body is not JSON: {str(why)[:SNIPPET]}"
+    raw = first.get("input")
+    if isinstance(raw, bytes):  # a body not sent as JSON (text/plain, a form…): its text
+        text = quote(raw.decode("utf-8", "replace"))
+        return "bad_json", f"the body is not JSON (send it as application/json), got {text}"
     loc = [str(x) for x in first.get("loc", ()) if x != "body"]
     code = FIELD_CODES.get(loc[-1], "bad_request") if loc else "bad_request"
     where = ".".join(loc) or "body"

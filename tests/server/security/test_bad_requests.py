@@ -39,6 +39,16 @@ def test_undecodable_and_invalid_bodies(client: TestClient) -> None:
     _refused(client.post(url, json=[1, 2]))
 
 
+def test_a_body_not_sent_as_json_is_quoted_as_text(client: TestClient) -> None:
+    plain = {"Content-Type": "text/plain"}
+    r = client.post("/accounts/guest", content="nickname=小明".encode(), headers=plain)
+    why = _refused(r, "bad_json")["reason"]
+    assert "not JSON" in why and "'nickname=小明'" in why and "b'" not in why, why
+    r = client.post("/accounts/guest", content=b"\xff" * 500, headers=plain)
+    why = _refused(r, "bad_json")["reason"]
+    assert len(why) < 200 and "\ufffd" in why, why
+
+
 def test_a_long_body_is_not_echoed(client: TestClient) -> None:
     huge = "A" * 60_000  # under the 64 KiB body limit (guard.py), over anything we echo
     r = client.post("/accounts/guest", json={"nickname": huge})
