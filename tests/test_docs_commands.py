@@ -92,6 +92,7 @@ def _short(command: str) -> str:
 COMMANDS = [(rel(p), c) for p in command_pages() for c in sh_commands(p)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("page", "command"), COMMANDS, ids=[f"{p}: {c}" for p, c in COMMANDS])
 def test_documented_shell_command(page: str, command: str) -> None:
     r = subprocess.run(
@@ -158,6 +159,7 @@ def _skip_without_services(page: Path) -> None:
             pytest.skip(f"{rel(page)} runs {tool}, whose server is not installed")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", TUTORIALS, ids=rel)
 def test_tutorial_runs_in_order(page: Path) -> None:
     """Every block of the tutorial, top to bottom: shell lines in bash (each must succeed
@@ -216,6 +218,7 @@ def test_tutorial_runs_in_order(page: Path) -> None:
     assert ran, f"{rel(page)} has nothing to run"
 
 
+@pytest.mark.slow
 def test_train_install_block_resolves() -> None:
     """The training tutorial's install line, resolved by pip without installing anything
     (``--dry-run``: the tests' own environment is left as it is), for the extra that
@@ -362,6 +365,7 @@ def _play_in_tmux(work: Path, home: Path) -> None:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_readme_play_commands_on_a_fresh_checkout(tmp_path: Path) -> None:
     """The README's first command (the server and its browser client) and the terminal
@@ -373,6 +377,7 @@ def test_readme_play_commands_on_a_fresh_checkout(tmp_path: Path) -> None:
     _play_in_tmux(work, home)
 
 
+@pytest.mark.slow
 def test_readme_web_screenshots_command(tmp_path: Path) -> None:
     """The screenshot command, into a temporary folder instead of docs/."""
     pytest.importorskip("playwright")

@@ -57,6 +57,7 @@ def test_every_page_is_in_the_navigation() -> None:
         assert f": {rel}\n" in nav, f"mkdocs.yml's nav lacks {rel}"
 
 
+@pytest.mark.slow
 def test_mkdocs_build_strict(tmp_path: Path) -> None:
     """The README's command, into a temporary folder; then the reference has an anchor
     for every listed name (mkdocstrings found and rendered it)."""

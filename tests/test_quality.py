@@ -28,6 +28,7 @@ def test_ruff_format() -> None:
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict() -> None:
     r = _run(str(BIN / "mypy"), "--strict", "src")
     assert r.returncode == 0, r.stdout + r.stderr

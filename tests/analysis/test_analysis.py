@@ -91,6 +91,7 @@ def test_options_are_paired_and_sorted() -> None:
         assert o.loss - best.loss == pytest.approx(best.mean - o.mean)
 
 
+@pytest.mark.slow
 def test_review_json_shape_and_seat(record: Path) -> None:
     r = CliRunner().invoke(app, ["analyse", str(record), "--seat", "1", "--budget", "4", "--json"])
     assert r.exit_code == 0, r.output
@@ -107,6 +108,7 @@ def test_review_json_shape_and_seat(record: Path) -> None:
     assert s["decisions"] == len(ds) and 0 <= s["agreement"] <= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lang", "words"), [("en", "agreement"), ("zh", "一致率")])
 def test_text_output(record: Path, lang: str, words: str) -> None:
     r = CliRunner().invoke(

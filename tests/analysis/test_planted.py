@@ -23,6 +23,7 @@ PLANTED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(PLANTED))
 def test_planted_mistake_is_the_largest_loss(kind: str) -> None:
     seed, dealer, index, seat, aid, verdict, least = PLANTED[kind]

@@ -181,6 +181,7 @@ def _run_quick(script: Path, extra: list[str]) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_quick_run_prints_its_figures(script: Path) -> None:
     data = _quick(script)
@@ -238,6 +239,7 @@ def _server_load_is_sane(data: dict[str, Any]) -> None:
     assert all(x.startswith("stale: ") for x in data["error_samples"])
 
 
+@pytest.mark.slow
 def test_server_load_measures_with_an_analysis_running() -> None:
     """``--analysis``: a bot match's 复盘 runs in the server's pool through the window (it is
     still running when the window closes), and the tables play on without an error."""
@@ -248,6 +250,7 @@ def test_server_load_measures_with_an_analysis_running() -> None:
     assert "token" not in data["analysis"]  # the guest's token never printed
 
 
+@pytest.mark.slow
 def test_server_load_club_rooms() -> None:
     """``--club``: rooms opened from a club's template by its members in turn (one-round
     matches, so each member opens some), played as plain rooms are, without an error."""

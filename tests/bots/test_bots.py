@@ -53,6 +53,7 @@ def test_views_hold_no_state() -> None:
             assert not isinstance(getattr(v, f.name), State)
 
 
+@pytest.mark.slow
 def test_decisions_do_not_depend_on_hidden_cards() -> None:
     rng = random.Random(5)
     checked = 0

@@ -54,6 +54,7 @@ def client(tmp_path: Path) -> Any:
     app.state.analysis.close()
 
 
+@pytest.mark.slow
 def test_analysis_is_run_stored_and_read(client: TestClient) -> None:
     host = _guest(client, "host")
     mid = _finished_match(client, host, public=False)
@@ -77,6 +78,7 @@ def test_analysis_is_run_stored_and_read(client: TestClient) -> None:
     assert again.status_code == 200 and again.json()["result"] == result
 
 
+@pytest.mark.slow
 def test_who_may_ask_and_bounds(client: TestClient) -> None:
     host, stranger = _guest(client, "host"), _guest(client, "stranger")
     private = _finished_match(client, host, public=False)

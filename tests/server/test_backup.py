@@ -75,6 +75,7 @@ def fresh_url(db_url: str, tmp_path: Path) -> Iterator[str]:
             yield url
 
 
+@pytest.mark.slow
 def test_backup_during_play_restores_and_replays(
     db_url: str, fresh_url: str, tmp_path: Path
 ) -> None:

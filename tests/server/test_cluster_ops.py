@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from paohuzi.server.process import ServerProcess, free_port
 
@@ -123,6 +124,7 @@ README_REDIS = "redis://127.0.0.1:6379/0"
 README_PORTS = ("8001", "8002")
 
 
+@pytest.mark.slow
 def test_readme_cluster_block_runs_as_written(tmp_path: Path) -> None:
     lines = [line for line in marked("cluster-command").splitlines() if line.strip()]
     serve = [line for line in lines if " serve " in line]

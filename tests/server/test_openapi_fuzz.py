@@ -55,6 +55,7 @@ def _fixtures(app: Any) -> tuple[str, list[str], int]:
     return token, rooms, match_id
 
 
+@pytest.mark.slow
 def test_http_api_from_its_openapi_schema(tmp_path: Path, record_property: Any) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'fuzz.db'}")
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)

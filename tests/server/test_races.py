@@ -235,6 +235,7 @@ def _latest(seats: list[Seat], prompts: list[list[dict[str, Any]]], s: int) -> d
     return prompts[s][-1]
 
 
+@pytest.mark.slow
 async def test_a_seat_on_its_latest_prompt_is_refused_only_once_its_decision_closed(
     tmp_path: Path,
 ) -> None:

@@ -35,6 +35,7 @@ RUN = Path(__file__).resolve().parents[2] / "docs" / "bot-ratings.json"
 SEED = 32201  # written down before the run (docs/clubs.md)
 
 
+@pytest.mark.slow
 def test_200_real_matches_order_the_bots_as_the_arena(tmp_path: Path) -> None:
     """Each bot's rating averaged over the last 100 of the 200 matches (the estimator of the
     published ratings: ratingsim.published) orders them as the arena. On this seed, chosen
@@ -67,6 +68,7 @@ def test_published_ratings_are_the_kept_runs() -> None:
         assert list(play_match(kinds, match_seed(32001, i))) == rows[i][3:], i
 
 
+@pytest.mark.slow
 def test_the_kept_matches_rate_to_the_published_ratings(tmp_path: Path) -> None:
     run = _run()
     rows: list[list[int]] = run["outcomes"]  # type: ignore[assignment]

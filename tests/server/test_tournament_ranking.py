@@ -16,6 +16,8 @@ import random
 from statistics import mean, stdev
 from typing import Any
 
+import pytest
+
 from paohuzi.bots import make_bot
 from paohuzi.core.match import Match
 from paohuzi.core.views import view
@@ -43,6 +45,7 @@ def play(deal: int, rotation: int, table: int) -> dict[str, Any]:
                       for slot, r in zip(slots, m.totals(), strict=True)]}  # fmt: skip
 
 
+@pytest.mark.slow
 def test_learned_ranks_above_heuristic_by_the_arenas_gap() -> None:
     plays = {d: [play(d, r, t) for t in range(2) for r in range(3)] for d in range(DEALS)}
     deals, ranking = rank(2, plays)

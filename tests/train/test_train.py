@@ -69,6 +69,7 @@ def _shrunk(args: list[str], sizes: dict[str, str]) -> list[str]:
     return args
 
 
+@pytest.mark.slow
 def test_the_readmes_command_writes_checkpoints_curve_and_weights_and_repeats_itself(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -242,6 +243,7 @@ def test_search_choice_is_the_search_bots_rule() -> None:
     assert len(set(expected) - {c[0] for c in cands}) > 10  # some switches were tested
 
 
+@pytest.mark.slow
 def test_search_distillation_phase_runs_from_the_command_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -257,6 +259,7 @@ def test_search_distillation_phase_runs_from_the_command_line(
     assert "search-data" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_search_distillation_from_given_weights_and_kept_labels(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -35,6 +35,7 @@ def test_a_step_is_taken_only_when_it_gains_more_than_z_standard_errors() -> Non
     assert "check_mean" in res.log[-1]
 
 
+@pytest.mark.slow
 def test_the_search_is_reproducible_and_follows_its_log() -> None:
     a = tune(5, 4, 2, z=0.0, check_deals=4)
     b = tune(5, 4, 2, z=0.0, check_deals=4)

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from paohuzi.server.process import ServerProcess
 from paohuzi.web.screenshots import PHONE, bot_room, play
 
@@ -38,6 +40,7 @@ def _critical(page: Any, where: str) -> None:
     assert found == [], (where, found)
 
 
+@pytest.mark.slow
 def test_no_critical_violation_on_lobby_table_settlement_and_replay(
     browser: Any, web: ServerProcess
 ) -> None:

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from paohuzi.server.process import ServerProcess
 from paohuzi.web.screenshots import DESKTOP, http
@@ -27,6 +28,7 @@ def _bots_match(web: ServerProcess, login: dict[str, Any]) -> int:
     return match_id
 
 
+@pytest.mark.slow
 def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> None:
     login = guest(web, "复盘")
     match_id = _bots_match(web, login)

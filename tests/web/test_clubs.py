@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from paohuzi.server.process import ServerProcess
 from paohuzi.web.screenshots import PHONE, http, play
 
@@ -25,6 +27,7 @@ def _rows(page: Any) -> list[dict[str, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_a_club_on_phones_from_creation_to_a_closed_season(
     browser: Any, web: ServerProcess, shots: Any
 ) -> None:

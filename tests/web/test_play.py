@@ -6,6 +6,7 @@ import collections
 from typing import Any
 
 import httpx
+import pytest
 
 import paohuzi
 from paohuzi.server.process import ServerProcess
@@ -57,6 +58,7 @@ def _spectator_dom_matches(page: Any) -> bool:
     return collections.Counter("".join(got["faces"])) == _public_faces(v)
 
 
+@pytest.mark.slow
 def test_three_players_play_a_round_by_clicks_and_a_spectator_sees_no_hidden_card(
     browser: Any, web: ServerProcess
 ) -> None:

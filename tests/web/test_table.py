@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from paohuzi.core.groups import HUXI, GroupKind, set_shape_huxi
 from paohuzi.server.process import ServerProcess
@@ -79,6 +80,7 @@ def _deltas(page: Any) -> list[str]:
             for r in rows]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_two_round_match_through_zhunbei_at_three_sizes(
     browser: Any, web: ServerProcess, shots: Path
 ) -> None:
