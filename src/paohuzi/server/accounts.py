@@ -112,22 +112,13 @@ async def account_for_token(db: AsyncSession, token: str | None) -> Account | No
     """The account a live session token belongs to, or None."""
     if not token:
         return None
-    # One query for both rows: every request and every socket's sign-in asks.
-    found = (
-        await db.execute(
-            select(Account, SessionToken.expires_at)
-            .join(SessionToken, SessionToken.account_id == Account.id)
-            .where(SessionToken.token_hash == hash_token(token))
-        )
-    ).first()
-    if found is None:
+    row = await db.get(SessionToken, hash_token(token))
+    if row is None:
         return None
-    acct, expires = found
-    expires = expires if expires.tzinfo else expires.replace(tzinfo=UTC)
+    expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
     if expires <= datetime.now(UTC):
         return None
-    account: Account = acct
-    return account
+    return await db.get(Account, row.account_id)
 
 
 async def logout(db: AsyncSession, token: str) -> None:

@@ -9,13 +9,13 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .clubdb import SeatAddress
+from .db import RoomSeat
 from .outbox import Connection
 from .protocol import same_address_dict
-from .seatfacts import SeatFacts
 
 __all__ = ["address_hash", "groups", "record", "warn"]
 
@@ -37,13 +37,20 @@ async def record(db: AsyncSession, room_id: int, account_id: int, address: str) 
                        address_hash=address_hash(room_id, address)))  # fmt: skip
 
 
-def groups(seats: Iterable[SeatFacts]) -> list[list[int]]:
-    """The groups of the room's seats (``seatfacts.seat_facts``) whose players joined
-    from one address (bots aside)."""
+async def groups(db: AsyncSession, room_id: int) -> list[list[int]]:
+    """The groups of the room's seats whose players joined from one address."""
+    rows = await db.execute(
+        select(RoomSeat.seat, SeatAddress.address_hash)
+        .join(
+            SeatAddress,
+            (SeatAddress.room_id == RoomSeat.room_id)
+            & (SeatAddress.account_id == RoomSeat.account_id),
+        )
+        .where(RoomSeat.room_id == room_id, RoomSeat.bot.is_(None))
+    )
     by: dict[str, list[int]] = defaultdict(list)
-    for s in seats:
-        if s.bot is None and s.address_hash is not None:
-            by[s.address_hash].append(s.seat)
+    for seat, digest in rows.all():
+        by[digest].append(seat)
     return sorted(sorted(g) for g in by.values() if len(g) > 1)
 
 

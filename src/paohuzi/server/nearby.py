@@ -11,14 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .clubdb import SeatLocation
+from .db import RoomSeat
 from .limits import env_positive
 from .outbox import Connection
 from .protocol import close_by_dict
-from .seatfacts import SeatFacts
 
 __all__ = [
     "GRID",
@@ -82,17 +82,29 @@ async def forget(db: AsyncSession, room_ids: Sequence[int]) -> None:
         await db.execute(delete(SeatLocation).where(SeatLocation.room_id.in_(room_ids)))
 
 
-def shared(seats: Iterable[SeatFacts], account_id: int) -> bool:
-    """Whether the account has a position kept in the room (only it is told); ``seats``
-    from ``seatfacts.seat_facts`` (a position is kept for a seated player only)."""
-    return any(s.account_id == account_id and s.cell is not None for s in seats)
+async def shared(db: AsyncSession, room_id: int, account_id: int) -> bool:
+    """Whether the account has a position kept in the room (only it is told)."""
+    found = await db.scalar(
+        select(SeatLocation.account_id).where(
+            SeatLocation.room_id == room_id, SeatLocation.account_id == account_id
+        )
+    )
+    return found is not None
 
 
-def groups(seats: Iterable[SeatFacts], km: float) -> list[list[int]]:
-    """The groups of seated players (bots aside) who both shared positions within ``km``
-    of each other (joined through any close pair), by seat; ``seats`` from
-    ``seatfacts.seat_facts``."""
-    at = {s.seat: s.cell for s in seats if s.bot is None and s.cell is not None}
+async def groups(db: AsyncSession, room_id: int, km: float) -> list[list[int]]:
+    """The groups of seated players who both shared positions within ``km`` of each
+    other (joined through any close pair), by seat."""
+    rows = await db.execute(
+        select(RoomSeat.seat, SeatLocation.lat_cell, SeatLocation.lon_cell)
+        .join(
+            SeatLocation,
+            (SeatLocation.room_id == RoomSeat.room_id)
+            & (SeatLocation.account_id == RoomSeat.account_id),
+        )
+        .where(RoomSeat.room_id == room_id, RoomSeat.bot.is_(None))
+    )
+    at = {seat: (lat, lon) for seat, lat, lon in rows.all()}
     group = {seat: {seat} for seat in at}
     for a in at:
         for b in at:

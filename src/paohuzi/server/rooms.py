@@ -13,12 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.rules import RuleSet
 from . import clubaccess, fairplay, nearby
-from .clubdb import ClubRoom
 from .db import LIVE_ROOM, Account, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .ratelimit import Rates
 from .rulesets import scoring_of
-from .seatfacts import SeatFacts, seat_facts
 
 __all__ = ["check_quota", "find_room", "is_insider", "key_fits", "new_code", "room_json"]
 
@@ -52,15 +50,8 @@ async def find_room(
     one to its host, its seated players and whoever has its invite key. Else 404,
     like no room at all, counted against the address's look-ups of unknown rooms."""
     rates.lookup_check(address)
-    found = (
-        await db.execute(
-            room_by_code(code)
-            .add_columns(ClubRoom.club_id)
-            .outerjoin(ClubRoom, ClubRoom.room_id == RoomRow.id)
-        )
-    ).first()
-    if found is not None and await _allowed(db, found[0], found[1], me, key):
-        room: RoomRow = found[0]
+    room = await db.scalar(room_by_code(code))
+    if room is not None and await _may_see(db, room, me, key):
         return room
     rates.missed(address)
     raise ApiError("no_room", f"no room {code[:16]!r} (a private room needs its invite link)", 404)
@@ -69,13 +60,7 @@ async def find_room(
 async def _may_see(db: AsyncSession, room: RoomRow, me: Account | None, key: str | None) -> bool:
     """A club's room: its members only, whatever key (clubaccess.py); another room:
     public, or the key fits, or an insider."""
-    return await _allowed(db, room, await clubaccess.club_of_room(db, room.id), me, key)
-
-
-async def _allowed(
-    db: AsyncSession, room: RoomRow, club: int | None, me: Account | None, key: str | None
-) -> bool:
-    """``_may_see`` for a room whose club (None: not a club's) the caller has read."""
+    club = await clubaccess.club_of_room(db, room.id)
     if club is not None:
         return me is not None and await clubaccess.is_member(db, club, me.id)
     return room.public or key_fits(room, key) or await is_insider(db, room, me)
@@ -83,10 +68,11 @@ async def _allowed(
 
 async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:
     """The room as ``me`` (None: anyone) may see it."""
-    facts = await seat_facts(db, room.id)
     seats: list[dict[str, Any] | None] = [None, None, None]
-    for f in facts:
-        seats[f.seat] = {"account_id": f.account_id, "nickname": f.nickname, "bot": f.bot}
+    for rs in (await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all():
+        acct = await db.get(Account, rs.account_id)
+        assert acct is not None
+        seats[rs.seat] = {"account_id": acct.id, "nickname": acct.nickname, "bot": rs.bot}
     match = (
         await db.execute(
             select(MatchRow.id, MatchRow.scoring)
@@ -113,19 +99,19 @@ async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict
         # What the invite link carries; only the host and the seated players see it.
         "invite_key": room.invite_key if insider else None,
         # Seats whose players joined from one address: a warning (fairplay.py).
-        "same_address": fairplay.groups(facts),
-        **_close_by(facts, room, me),
+        "same_address": await fairplay.groups(db, room.id),
+        **await _close_by(db, room, me),
     }
 
 
-def _close_by(facts: list[SeatFacts], room: RoomRow, me: Account | None) -> dict[str, Any]:
+async def _close_by(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:
     """``close_by``: seats of players who both shared a position near each other (a
     warning, nearby.py); ``location_shared``: whether ``me`` shared one (never where)."""
     if room.status != "open":  # positions are deleted at the start
         return {"close_by": [], "location_shared": False}
     return {
-        "close_by": nearby.groups(facts, nearby.close_by_km()),
-        "location_shared": me is not None and nearby.shared(facts, me.id),
+        "close_by": await nearby.groups(db, room.id, nearby.close_by_km()),
+        "location_shared": me is not None and await nearby.shared(db, room.id, me.id),
     }
 
 

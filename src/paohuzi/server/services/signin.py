@@ -9,13 +9,12 @@ from collections.abc import Callable
 from sqlalchemy import select
 
 from .. import accounts, fairplay, nearby
-from ..db import MatchRow, RoomRow
+from ..db import MatchRow, RoomRow, RoomSeat
 from ..errors import ApiError
 from ..hub import Hub
 from ..protocol import Auth, error_dict, waiting_dict
 from ..ratelimit import Rates
 from ..rooms import find_room
-from ..seatfacts import seat_facts
 from ..tables import Connection, TableHandle
 
 __all__ = ["sign_in"]
@@ -32,12 +31,13 @@ async def _room_and_seat(
         if acct is None:
             raise ApiError("unauthenticated", "unknown or expired token")
         room = await find_room(db, rates, code, who[0], acct, who[1])
-        facts = await seat_facts(db, room.id)
-        seat = next((f.seat for f in facts if f.account_id == acct.id), None)
+        seat = await db.scalar(
+            select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == acct.id)
+        )
         shared, near = [], []
         if room.status == "open":
-            shared = fairplay.groups(facts)
-            near = nearby.groups(facts, nearby.close_by_km())
+            shared = await fairplay.groups(db, room.id)
+            near = await nearby.groups(db, room.id, nearby.close_by_km())
     return acct.id, room, seat, (shared, near)
 
 
