@@ -83,9 +83,14 @@ def test_who_may_ask_and_bounds(client: TestClient) -> None:
     host, stranger = _guest(client, "host"), _guest(client, "stranger")
     private = _finished_match(client, host, public=False)
     public = _finished_match(client, host, public=True)
+    # A private match is no match to a stranger (a 403 would tell which ids are private).
     r = client.post(f"/matches/{private}/analysis?seat=0", headers=stranger)
-    assert r.status_code == 403 and r.json()["code"] == "forbidden"
-    assert client.get(f"/matches/{private}/analysis?seat=0", headers=stranger).status_code == 403
+    assert r.status_code == 404 and r.json() == {
+        "code": "no_match",
+        "reason": f"no match {private}",
+    }
+    r = client.get(f"/matches/{private}/analysis?seat=0", headers=stranger)
+    assert r.status_code == 404 and r.json()["code"] == "no_match"
     assert client.post(f"/matches/{public}/analysis?seat=0").status_code == 401
     for bad in ("3", "-1", "x", "9" * 30):
         r = client.post(f"/matches/{public}/analysis?seat={bad}", headers=stranger)

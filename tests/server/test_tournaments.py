@@ -75,7 +75,8 @@ async def test_six_players_six_deals_two_tables(server: Server) -> None:
         ]
         seeds = set()
         for p in d["plays"]:
-            record = httpx.get(f"{server.http}/matches/{p['match_id']}/record").json()
+            url = f"{server.http}/matches/{p['match_id']}/record"  # a club member's to see
+            record = httpx.get(url, headers=auth(owner)).json()
             seeds.add(record["seed"])
             for s, seat in enumerate(p["seats"]):
                 assert seat["account_id"] == ids[slot_at(p["table"], p["rotation"], s)]

@@ -180,7 +180,7 @@ async def _run(
         if host:
             await _start_when_full(http, room, wait, play)
         over = await play
-        await _report(http, player, over, record)
+        await _report(http, player, over, record, key)
     finally:
         await http.aclose()
 
@@ -216,7 +216,9 @@ async def _start_when_full(http: Any, room: str, wait: float, play: asyncio.Task
         await asyncio.sleep(0.2)
 
 
-async def _report(http: Any, player: Any, over: dict[str, Any], record: Path | None) -> None:
+async def _report(
+    http: Any, player: Any, over: dict[str, Any], record: Path | None, key: str | None
+) -> None:
     seat = player.seat
     totals = over.get("totals")
     net = f", net {totals[seat]:+d} 悟性" if totals and seat is not None else ""
@@ -226,7 +228,7 @@ async def _report(http: Any, player: Any, over: dict[str, Any], record: Path | N
         f"{player.decisions} decisions{again}, balances {over.get('balances')}"
     )
     if record is not None and over.get("match_id") is not None:
-        rec = await http.record(int(over["match_id"]))
+        rec = await http.record(int(over["match_id"]), key=key)
         try:
             record.parent.mkdir(parents=True, exist_ok=True)
             record.write_text(json.dumps(rec, ensure_ascii=False, indent=1), encoding="utf-8")

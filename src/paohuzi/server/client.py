@@ -152,15 +152,21 @@ class ServerClient:
         return int((await self.call("POST", f"/rooms/{code}/start"))["match_id"])
 
     async def record(
-        self, match_id: int, tries: int = RECORD_TRIES, first_wait: float = 0.25
+        self,
+        match_id: int,
+        tries: int = RECORD_TRIES,
+        first_wait: float = 0.25,
+        key: str | None = None,
     ) -> dict[str, Any]:
-        """A finished match's record (docs/record-format.md). A server restarting (no
-        answer, a 5xx, or the match not yet seen finished: 409) is asked again, up to
+        """A finished match's record (docs/record-format.md): a private room's to its host
+        and players (this client's token) or with its invite ``key``. A server restarting
+        (no answer, a 5xx, or the match not yet seen finished: 409) is asked again, up to
         ``tries`` times, waiting ``first_wait`` seconds and twice as long each time."""
+        path = f"/matches/{match_id}/record" + (f"?{urlencode({'key': key})}" if key else "")
         wait = first_wait
         for attempt in range(tries):
             try:
-                out: dict[str, Any] = await self.call("GET", f"/matches/{match_id}/record")
+                out: dict[str, Any] = await self.call("GET", path)
                 return out
             except ClientError as e:
                 again = e.status is None or e.status >= 500 or e.status == 409

@@ -1,7 +1,8 @@
 """Who may see a room and what they see: rooms found by code (the live one; a private
 room only to its host, its seated players and holders of its invite key, every look-up
-counted against the caller's address), the room's JSON (the invite key for insiders
-only), free codes, and the quota of rooms an account may create and host."""
+counted against the caller's address), a room's matches (the same people, and whoever
+played one), the room's JSON (the invite key for insiders only), free codes, and the
+quota of rooms an account may create and host."""
 
 from __future__ import annotations
 
@@ -13,12 +14,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.rules import RuleSet
 from . import clubaccess, fairplay, nearby
-from .db import LIVE_ROOM, Account, MatchRow, RoomRow, RoomSeat, room_by_code
+from .clubdb import ClubRoom
+from .db import LIVE_ROOM, Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .ratelimit import Rates
 from .rulesets import scoring_of
 
-__all__ = ["check_quota", "find_room", "is_insider", "key_fits", "new_code", "room_json"]
+__all__ = [
+    "check_quota",
+    "find_room",
+    "is_insider",
+    "key_fits",
+    "may_see",
+    "new_code",
+    "room_json",
+    "visible_match",
+]
 
 
 async def is_insider(db: AsyncSession, room: RoomRow, me: Account | None) -> bool:
@@ -51,19 +62,59 @@ async def find_room(
     like no room at all, counted against the address's look-ups of unknown rooms."""
     rates.lookup_check(address)
     room = await db.scalar(room_by_code(code))
-    if room is not None and await _may_see(db, room, me, key):
+    if room is not None and await may_see(db, room, me, key):
         return room
     rates.missed(address)
     raise ApiError("no_room", f"no room {code[:16]!r} (a private room needs its invite link)", 404)
 
 
-async def _may_see(db: AsyncSession, room: RoomRow, me: Account | None, key: str | None) -> bool:
+async def may_see(db: AsyncSession, room: RoomRow, me: Account | None, key: str | None) -> bool:
     """A club's room: its members only, whatever key (clubaccess.py); another room:
     public, or the key fits, or an insider."""
-    club = await clubaccess.club_of_room(db, room.id)
+    return await _may_see_in(db, room, await clubaccess.club_of_room(db, room.id), me, key)
+
+
+async def _may_see_in(
+    db: AsyncSession, room: RoomRow, club: int | None, me: Account | None, key: str | None
+) -> bool:
+    """:func:`may_see` with the room's club (None: no club's) already known."""
     if club is not None:
         return me is not None and await clubaccess.is_member(db, club, me.id)
     return room.public or key_fits(room, key) or await is_insider(db, room, me)
+
+
+async def visible_match(
+    db: AsyncSession, match_id: int, me: Account | None, key: str | None
+) -> MatchRow:
+    """The match, if this caller may see its room (:func:`may_see`) or played in it (a
+    ledger row: a player who left the room since). Else 404 exactly as for no match at
+    all: ids are sequential, and a private match's existence is the room's secret too.
+    One query for a public room's match (match, room and club together)."""
+    found = (
+        await db.execute(
+            select(MatchRow, RoomRow, ClubRoom.club_id)
+            .join(RoomRow, RoomRow.id == MatchRow.room_id)
+            .outerjoin(ClubRoom, ClubRoom.room_id == RoomRow.id)
+            .where(MatchRow.id == match_id)
+        )
+    ).first()
+    if found is not None:
+        row, room, club = found
+        if await _may_see_in(db, room, club, me, key) or await _played(db, match_id, me):
+            return row
+    raise ApiError("no_match", f"no match {match_id}", 404)
+
+
+async def _played(db: AsyncSession, match_id: int, me: Account | None) -> bool:
+    """Whether ``me`` has a ledger row of the match (settled a round of it)."""
+    if me is None:
+        return False
+    found = await db.scalar(
+        select(LedgerEntry.id)
+        .where(LedgerEntry.match_id == match_id, LedgerEntry.account_id == me.id)
+        .limit(1)
+    )
+    return found is not None
 
 
 async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:

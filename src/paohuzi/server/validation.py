@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Path, Request
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-__all__ = ["MAX_ID", "SNIPPET", "MatchId", "install", "quote"]
+__all__ = ["MAX_ID", "SNIPPET", "InviteKey", "MatchId", "install", "quote"]
 
 MAX_ID = 2**31 - 1  # the largest id an Integer column holds on both backends (PostgreSQL: 32 bits)
 SNIPPET = 40  # characters of a refused value quoted in a reason
@@ -29,6 +29,10 @@ FIELD_CODES = {
 }  # fmt: skip
 
 MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="a match's id")]
+# A private room's invite key as a query (``?key=``): 22 characters when made (routers/rooms.py).
+InviteKey = Annotated[
+    str | None, Query(max_length=64, description="a private room's invite key (its invite link's)")
+]
 
 
 def quote(value: Any) -> str:

@@ -2,8 +2,10 @@
 round's 结算, a finished match's round step by step, and (tests only) a room's fixed seed.
 
 The JSON they answer with is made by ``server/web.py`` from what the asking seat may see
-(RULES.md §14); finished matches are answered from the cached record (``Server.replays``)
-with each round's work done once in a thread and kept (``Server.derived``).
+(RULES.md §14); a match only to whoever may see its room (``rooms.visible_match``, asked
+before any cache); finished matches are answered from the cached record
+(``Server.replays``) with each round's work done once in a thread and kept
+(``Server.derived``).
 """
 
 import asyncio
@@ -16,11 +18,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import Account, MatchRow, RoomRow, RoomSeat, room_by_code
-from ..deps import Db, Me, Server, Srv, address
+from ..deps import Db, MaybeMe, Me, Server, Srv, address
 from ..errors import ApiError
 from ..replays import rebuild
+from ..rooms import visible_match
 from ..tables import Table
-from ..validation import MatchId
+from ..validation import InviteKey, MatchId
 from ..web import (
     MAX_ROUNDS,
     SeedBody,
@@ -90,14 +93,22 @@ async def hint(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[st
 
 
 @router.get("/matches/{match_id}/rounds/{rnd}")
-async def round_result(match_id: MatchId, rnd: int, db: Db, request: Request, srv: Srv) -> Response:
-    """A finished round's 结算, itemised (public: the round is over, every card face up).
-    A live match's from its table; a finished match's from the cached record, worked out
-    once."""
+async def round_result(
+    match_id: MatchId,
+    rnd: int,
+    db: Db,
+    request: Request,
+    srv: Srv,
+    me: MaybeMe,
+    key: InviteKey = None,
+) -> Response:
+    """A finished round's 结算, itemised (to whoever may see the match: the round is
+    over, every card face up). A live match's from its table; a finished match's from the
+    cached record, worked out once."""
     srv.rates.replay.take(address(request))
     if not 0 <= rnd < MAX_ROUNDS:
         raise no_round(match_id, rnd)
-    row = await _match_row(db, match_id)
+    row = await visible_match(db, match_id, me, key)
     if row.status != "finished":  # live (here or on another worker): from its table
         table = await _table(srv, db, row)
         finished = table.match.finished
@@ -107,6 +118,7 @@ async def round_result(match_id: MatchId, rnd: int, db: Db, request: Request, sr
             raise ApiError("not_finished", f"round {rnd} of match {match_id} is not over", 404)
         body = {"round": rnd, **result_json(finished[rnd])}
         return Response(json.dumps(body, ensure_ascii=False), media_type="application/json")
+    await db.close()  # a rebuild may take seconds: wait on it holding no connection
     record = await _record(srv, match_id)
 
     async def work() -> bytes:
@@ -123,21 +135,17 @@ async def replay_round(
     db: Db,
     request: Request,
     srv: Srv,
+    me: MaybeMe,
     seat: Annotated[int | None, Query(ge=0, le=2)] = None,
+    key: InviteKey = None,
 ) -> Response:
     """One round of a finished match step by step, as ``seat`` (None: a spectator) saw
-    it: from the cached record, worked out in a thread once and kept (public and
-    anonymous, so no request replays the match again)."""
+    it, to whoever may see the match: from the cached record, worked out in a thread once
+    and kept (anonymous callers too, so no request replays the match again)."""
     srv.rates.replay.take(address(request))
     if not 0 <= rnd < MAX_ROUNDS:
         raise ApiError("no_round", f"a match has at most {MAX_ROUNDS} rounds, not {rnd}", 404)
-    record = await _record(srv, match_id)
-
-    async def work() -> bytes:
-        return await asyncio.to_thread(steps_json, record, rnd, seat)
-
-    steps = await srv.derived.get(_round_key(match_id, rnd, 3 if seat is None else seat), work)
-    row = await _match_row(db, match_id)  # the record exists, so the match does
+    row = await visible_match(db, match_id, me, key)
     found = await db.execute(
         select(Account.nickname)
         .join(RoomSeat, RoomSeat.account_id == Account.id)
@@ -145,6 +153,13 @@ async def replay_round(
         .order_by(RoomSeat.seat)
     )
     names = json.dumps([n for (n,) in found.all()], ensure_ascii=False)
+    await db.close()  # a rebuild may take seconds: wait on it holding no connection
+    record = await _record(srv, match_id)
+
+    async def work() -> bytes:
+        return await asyncio.to_thread(steps_json, record, rnd, seat)
+
+    steps = await srv.derived.get(_round_key(match_id, rnd, 3 if seat is None else seat), work)
     return Response(
         steps[:-1] + b',"names":' + names.encode() + b"}", media_type="application/json"
     )

@@ -3,8 +3,9 @@
 The review is CPU-bound Python, so it runs in worker processes (a thread would hold
 the interpreter lock the event loop needs): at most ``workers`` at once and
 ``queue`` more waiting; beyond that a request is refused (503 ``busy``) rather than
-queued without bound. A request is allowed to the accounts that held a seat in the
-match's room, or to anyone when the room was public; each account may start a few
+queued without bound. A request is allowed to whoever may see the match's room (a
+public room: anyone signed in; a club's: its members; a private one: its host and
+players) or played the match (rooms.visible_match); each account may start a few
 (ratelimit.py ``analysis``). The result is stored with the match (``analyses``
 table), so it is computed once per (match, seat).
 """
@@ -19,16 +20,16 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ...analysis.jobs import analyse_record, hint_options
 from ...core.rules import RuleSet
 from ...core.views import SeatView
-from ..db import Account, AnalysisRow, MatchRow, RoomRow, RoomSeat, now
+from ..db import Account, AnalysisRow, MatchRow, now
 from ..errors import ApiError
 from ..limits import env_positive
 from ..replays import ReplayCache, rebuild
+from ..rooms import visible_match
 
 __all__ = [
     "AnalysisPool",
@@ -100,21 +101,13 @@ def analysis_summary(row: AnalysisRow) -> dict[str, Any]:
 
 
 async def may_analyse(db: AsyncSession, match_id: int, me: Account) -> MatchRow:
-    """The finished match ``me`` may have analysed: a public room's, or a private one's
-    that ``me`` hosted or held a seat in (404 none, 409 not over, 403 otherwise)."""
-    match = await db.get(MatchRow, match_id)
-    if match is None:
-        raise ApiError("no_match", f"no match {match_id}", 404)
+    """The finished match ``me`` may have analysed: one whose room ``me`` may see (a
+    public room; a club's room: its members; a private room: its host and players) or
+    that ``me`` played (rooms.visible_match). Else 404 as for no match at all (a 403
+    would tell an outsider which ids are private matches); 409 before it is over."""
+    match = await visible_match(db, match_id, me, None)
     if match.status != "finished":
         raise ApiError("not_finished", "a match can be analysed once it is over", 409)
-    room = await db.get(RoomRow, match.room_id)
-    seated = await db.scalar(
-        select(RoomSeat.seat).where(RoomSeat.room_id == match.room_id, RoomSeat.account_id == me.id)
-    )
-    open_to_me = room is not None and (room.public or room.host_id == me.id)
-    if seated is None and not open_to_me:
-        why = "only the host and players of a private room's match may analyse it"
-        raise ApiError("forbidden", why, 403)
     return match
 
 

@@ -1,4 +1,4 @@
-// The browser client: routes (#/, #/room/CODE[/KEY], #/watch/CODE[/KEY], #/replay/ID, #/account,
+// The browser client: routes (#/, #/room/CODE[/KEY], #/watch/CODE[/KEY], #/replay/ID[/KEY], #/account,
 // #/clubs[/ID[/KEY]] (clubs.js);
 // KEY: a private room's invite key, which its invite link carries),
 // screens, and one live game at a time.
@@ -162,7 +162,7 @@ async function queueSettlement(round) {
   S.asked.add(round);
   S.fetching += 1; // the summary waits for the last 结算
   try {
-    const r = await api("GET", `/matches/${mid}/rounds/${round}`);
+    const r = await api("GET", `/matches/${mid}/rounds/${round}${keyQuery(S.game.invite)}`);
     if (S.settlement) S.settlementQueue.push(r); else S.settlement = r;
   } catch (e) { showError(e); } finally {
     S.fetching -= 1;
@@ -388,6 +388,8 @@ function Lobby() {
 // A private room's invite link carries its key (only the host and the seated see it).
 const inviteLink = (room) => `${location.origin}/#/room/${room.code}${room.invite_key ? `/${room.invite_key}` : ""}`;
 const withKey = (invite) => (invite ? `/${invite}` : "");
+// A private room's match is seen with its key too (a signed-in host or player needs none).
+const keyQuery = (invite, sep = "?") => (invite ? `${sep}key=${encodeURIComponent(invite)}` : "");
 
 function WaitingRoom({ room, invite }) {
   const me = session.account;
@@ -492,16 +494,18 @@ function Vote({ d, me, nm, onVote }) {
  * replay and 再来一局 (the same seats, a new match once all agree). */
 function Summary({ over, me, nm }) {
   const [rounds, setRounds] = useState(null);
+  // A private room's key: the page's link's, or the one an insider is shown (for the share link).
+  const key = (S.game && S.game.invite) || (S.room && S.room.invite_key) || null;
   const [again, setAgain] = useState(null);
   useEffect(() => {
     refreshAccount(); // the top bar's 悟性 moved with the match
     // The rounds settled (a dissolved match's round in play has no 结算).
     const n = over.played ?? (S.room ? S.room.rounds : 0);
-    Promise.all(Array.from({ length: n }, (_, i) => api("GET", `/matches/${over.match_id}/rounds/${i}`).catch(() => null)))
+    Promise.all(Array.from({ length: n }, (_, i) => api("GET", `/matches/${over.match_id}/rounds/${i}${keyQuery(key)}`).catch(() => null)))
       .then((rs) => setRounds(rs.filter(Boolean)));
   }, [over.match_id]);
   const best = Math.max(...over.totals);
-  const share = `${location.origin}${location.pathname}#/replay/${over.match_id}`;
+  const share = `${location.origin}${location.pathname}#/replay/${over.match_id}${withKey(key)}`;
   const playAgain = async () => {
     try {
       const r = await api("POST", `/rooms/${S.game.code}/again`);
@@ -524,7 +528,7 @@ function Summary({ over, me, nm }) {
         <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(share).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
       <div class="actions">
         ${me !== null && me !== undefined && html`<button class="btn" data-again disabled=${!!again} onClick=${playAgain}>${t("play_again")}</button>`}
-        <a class="btn" href=${`#/replay/${over.match_id}`}>${t("replay")}</a>
+        <a class="btn" href=${`#/replay/${over.match_id}${withKey(key)}`}>${t("replay")}</a>
         <a class="btn primary" href="#/">${t("to_lobby")}</a>
       </div>
     </div>
@@ -617,7 +621,7 @@ function RoomScreen({ code, spectate, invite }) {
   if (g && g.snapshot) return html`<${TableScreen} spectate=${spectate} />`;
   if (room.status === "finished" && room.match_id !== null && (!g || !g.snapshot)) {
     return html`<main class="screen"><p>${t("match_over")}</p>
-      <a class="btn" href=${`#/replay/${room.match_id}`}>${t("replay")}</a> <a class="btn" href="#/">${t("to_lobby")}</a></main>`;
+      <a class="btn" href=${`#/replay/${room.match_id}${withKey(invite || room.invite_key)}`}>${t("replay")}</a> <a class="btn" href="#/">${t("to_lobby")}</a></main>`;
   }
   if (room.status === "open") return html`<${WaitingRoom} room=${room} invite=${invite} />`;
   if (room.status === "expired") return html`<main class="screen"><p class="error">${errorWords("room_expired")}</p><a class="btn" href="#/">${t("to_lobby")}</a></main>`;
@@ -626,7 +630,7 @@ function RoomScreen({ code, spectate, invite }) {
   return html`<main class="screen"><p>${t("loading")}</p></main>`;
 }
 
-function Replay({ id }) {
+function Replay({ id, invite }) {
   const [seat, setSeat] = useState(null);
   const [rnd, setRnd] = useState(0);
   const [data, setData] = useState(null);
@@ -634,10 +638,10 @@ function Replay({ id }) {
   const [err, setErr] = useState(null);
   const [speed, setSpeed] = useState(0); // autoplay: steps a second (0: paused)
   useEffect(() => {
-    api("GET", `/matches/${id}/replay/${rnd}${seat === null ? "" : `?seat=${seat}`}`)
+    api("GET", `/matches/${id}/replay/${rnd}${seat === null ? "" : `?seat=${seat}`}${keyQuery(invite, seat === null ? "?" : "&")}`)
       .then((d) => { setErr(null); setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); })
       .catch((e) => setErr(e));
-  }, [id, rnd, seat]);
+  }, [id, rnd, seat, invite]);
   useEffect(() => {
     if (!speed || !data) return undefined;
     const n = data.steps.length - 1;
@@ -732,7 +736,7 @@ function Account() {
 function App() {
   const r = S.route;
   let body;
-  if (r.name === "replay" && r.arg) body = html`<${Replay} id=${r.arg} key=${r.arg} />`;
+  if (r.name === "replay" && r.arg) body = html`<${Replay} id=${r.arg} invite=${r.invite} key=${`${r.arg}/${r.invite}`} />`;
   else if (!session.token) body = html`<${Login} />`;
   else if (r.name === "room" && r.arg) body = html`<${RoomScreen} code=${r.arg} invite=${r.invite} key=${`r${r.arg}`} spectate=${false} />`;
   else if (r.name === "watch" && r.arg) body = html`<${RoomScreen} code=${r.arg} invite=${r.invite} key=${`w${r.arg}`} spectate=${true} />`;
