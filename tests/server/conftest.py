@@ -218,11 +218,12 @@ class Player:
             await ws.send(json.dumps({"type": "ready"}))
 
 
-def replayed(srv: Server, match_id: int) -> tuple[Any, list[Any]]:
-    """The match's record from the server and the states an uninterrupted replay makes."""
+def replayed(srv: Server, match_id: int, token: str | None = None) -> tuple[Any, list[Any]]:
+    """The match's record from the server (as ``token``'s account: a club's or a private
+    room's match is its people's only) and the states an uninterrupted replay makes."""
     import paohuzi
 
-    r = httpx.get(f"{srv.http}/matches/{match_id}/record")
+    r = httpx.get(f"{srv.http}/matches/{match_id}/record", headers=auth(token) if token else {})
     assert r.status_code == 200, r.text
     record = paohuzi.MatchRecord.from_dict(r.json())
     return record, paohuzi.replay_match(record)

@@ -52,7 +52,7 @@ async def test_a_club_match_moves_the_standings_and_the_rating(server: Server) -
     assert online[me]["table"] == code
     await asyncio.wait_for(task, 120)
 
-    _, states = replayed(server, match_id)
+    _, states = replayed(server, match_id, owner)
     assert len(states) == 2
     seats = _get(server, f"/rooms/{code}", owner)["seats"]
     season = _get(server, f"/clubs/{cid}/standings", owner)
