@@ -42,7 +42,7 @@ class TemplateBody(_Body):
     what), rounds, the per-decision time limit in seconds (None: none), bot seats or not."""
 
     name: ClubName
-    rules: dict[str, int | bool | str] = Field(default_factory=dict, max_length=64)
+    rules: dict[str, int | bool | str | float | None] = Field(default_factory=dict, max_length=64)
     rounds: Annotated[int, Field(ge=1, le=32)] = 8
     time_limit: Annotated[float, Field(ge=0.1, le=3600, allow_inf_nan=False)] | None = None
     bots: bool = True

@@ -71,7 +71,9 @@ class RoomBody(_Body):
     time_limit: Annotated[float, Field(ge=0.1, le=3600, allow_inf_nan=False)] | None = None
     # Seconds to press 准备 after a round's 结算 (None: server/ready.py's default).
     ready_seconds: Annotated[float, Field(ge=1, le=300, allow_inf_nan=False)] | None = None
-    rules: dict[str, int | bool | str] = Field(default_factory=dict)
+    # Any JSON scalar, so that a float or a null is refused by rulesets.py naming the
+    # allowed values (``bad_rules``), as a string or an out-of-range integer is.
+    rules: dict[str, int | bool | str | float | None] = Field(default_factory=dict)
 
 
 class JoinBody(_Body):

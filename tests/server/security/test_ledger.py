@@ -61,6 +61,12 @@ def _refusal(c: TestClient, h: Headers, rules: dict[str, Any]) -> str:
         ({"zimo_bonus_tun": 10**6}, "zimo_bonus_tun", "1000000", "from 0 to 3"),
         ({"dianhu": 10**19}, "dianhu", str(10**19), "from 0 to 10"),
         ({"min_huxi": 9}, "min_huxi", "9", "from 12 to 30"),
+        # A float, a whole float and a null get the same code and words as a string does.
+        ({"min_huxi": 15.5}, "min_huxi", "15.5", "from 12 to 30"),
+        ({"min_huxi": 15.0}, "min_huxi", "15.0", "from 12 to 30"),
+        ({"min_huxi": "15"}, "min_huxi", "'15'", "from 12 to 30"),
+        ({"min_huxi": None}, "min_huxi", "None", "from 12 to 30"),
+        ({"tianhu": 1.5}, "tianhu", "1.5", "true"),
         ({"wuhu": True}, "wuhu", "True", "from 0 to 10"),
         ({"fan_combine": "power"}, "fan_combine", "'power'", "'add' or 'multiply'"),
         ({"honghu_min_red": 0}, "honghu_min_red", "0", "from 7 to 20"),

@@ -128,7 +128,9 @@ def test_hits_cost_less_than_misses(launch: Launch) -> None:
 
 def test_replays_per_address_are_limited(launch: Launch) -> None:
     srv = launch({"PAOHUZI_RATE_REPLAY_BURST": "3", "PAOHUZI_RATE_REPLAY_RATE": "0.01"})
-    answers = [httpx.get(f"{srv.http}/matches/1/record") for _ in range(4)]
+    # A match's record and its ledger draw on the same allowance (ids are sequential).
+    paths = ("record", "ledger", "record", "ledger")
+    answers = [httpx.get(f"{srv.http}/matches/1/{p}") for p in paths]
     assert [r.status_code for r in answers[:3]] == [404] * 3
     assert _refused(answers[3])
 

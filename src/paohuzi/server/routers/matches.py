@@ -35,8 +35,11 @@ async def match_record(
 
 @router.get("/matches/{match_id}/ledger")
 async def match_ledger(
-    match_id: MatchId, db: Db, me: MaybeMe, key: InviteKey = None
+    match_id: MatchId, request: Request, srv: Srv, db: Db, me: MaybeMe, key: InviteKey = None
 ) -> list[dict[str, Any]]:
+    """The match's ledger rows (who moved how much 悟性), counted with the address's
+    replays: ids are sequential, so walking them all is a flood like any other."""
+    srv.rates.replay.take(address(request))
     await visible_match(db, match_id, me, key)
     rows = (
         await db.scalars(

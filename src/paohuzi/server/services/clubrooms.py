@@ -51,7 +51,7 @@ async def new_template(
     db: AsyncSession,
     c: Caller,
     name: str,
-    rules: dict[str, int | bool | str],
+    rules: dict[str, int | bool | str | float | None],
     rounds: int,
     time_limit: float | None,
     bots: bool,
