@@ -11,7 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 from . import wirejson
 from .errors import ApiError
 from .protocol import CLIENT_TYPES, MAX_MESSAGE, ClientMsg, client_adapter
-from .validation import quote
+from .validation import quoted_input
 
 __all__ = ["read_frame"]
 
@@ -47,7 +47,4 @@ def read_frame(frame: dict[str, Any]) -> ClientMsg:
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first["loc"][1:])
-        reason = f"{where}: {first['msg']}"
-        if first.get("type") not in ("missing", "extra_forbidden") and "input" in first:
-            reason += f", got {quote(first['input'])}"  # bounded, as an HTTP refusal's
-        raise ApiError("bad_message", reason) from None
+        raise ApiError("bad_message", f"{where}: {first['msg']}{quoted_input(first)}") from None

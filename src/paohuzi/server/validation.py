@@ -9,7 +9,7 @@ Ids are bounded to the database's 64-bit integers, so a huge one is a 400, not a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Path, Query, Request
@@ -17,7 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-__all__ = ["MAX_ID", "SNIPPET", "InviteKey", "MatchId", "install", "quote"]
+__all__ = ["MAX_ID", "SNIPPET", "InviteKey", "MatchId", "install", "quote", "quoted_input"]
 
 MAX_ID = 2**31 - 1  # the largest id an Integer column holds on both backends (PostgreSQL: 32 bits)
 SNIPPET = 40  # characters of a refused value quoted in a reason
@@ -41,6 +41,15 @@ def quote(value: Any) -> str:
     return text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
 
 
+def quoted_input(error: Mapping[str, Any]) -> str:
+    """``, got <the value refused>`` (:func:`quote`: bounded) for a validation error
+    that carries one; nothing for a field missing or not allowed at all. One wording for
+    HTTP refusals and socket messages alike (frames.py)."""
+    if error.get("type") in ("missing", "extra_forbidden") or "input" not in error:
+        return ""
+    return f", got {quote(error['input'])}"
+
+
 def describe(exc: RequestValidationError) -> tuple[str, str]:
     """The code and reason for the first thing wrong with a request."""
     errors = exc.errors()
@@ -57,9 +66,7 @@ def describe(exc: RequestValidationError) -> tuple[str, str]:
     loc = [str(x) for x in first.get("loc", ()) if x != "body"]
     code = FIELD_CODES.get(loc[-1], "bad_request") if loc else "bad_request"
     where = ".".join(loc) or "body"
-    reason = f"{where}: {first.get('msg', 'not valid')}"
-    if first.get("type") not in ("missing", "extra_forbidden") and "input" in first:
-        reason += f", got {quote(first['input'])}"
+    reason = f"{where}: {first.get('msg', 'not valid')}{quoted_input(first)}"
     more = len(errors) - 1
     return code, reason + (f" (and {more} more)" if more else "")
 
