@@ -25,7 +25,6 @@ __all__ = [
     "find_room",
     "is_insider",
     "key_fits",
-    "may_see",
     "new_code",
     "room_json",
     "visible_match",
@@ -62,13 +61,13 @@ async def find_room(
     like no room at all, counted against the address's look-ups of unknown rooms."""
     rates.lookup_check(address)
     room = await db.scalar(room_by_code(code))
-    if room is not None and await may_see(db, room, me, key):
+    if room is not None and await _may_see(db, room, me, key):
         return room
     rates.missed(address)
     raise ApiError("no_room", f"no room {code[:16]!r} (a private room needs its invite link)", 404)
 
 
-async def may_see(db: AsyncSession, room: RoomRow, me: Account | None, key: str | None) -> bool:
+async def _may_see(db: AsyncSession, room: RoomRow, me: Account | None, key: str | None) -> bool:
     """A club's room: its members only, whatever key (clubaccess.py); another room:
     public, or the key fits, or an insider."""
     return await _may_see_in(db, room, await clubaccess.club_of_room(db, room.id), me, key)
@@ -77,7 +76,7 @@ async def may_see(db: AsyncSession, room: RoomRow, me: Account | None, key: str 
 async def _may_see_in(
     db: AsyncSession, room: RoomRow, club: int | None, me: Account | None, key: str | None
 ) -> bool:
-    """:func:`may_see` with the room's club (None: no club's) already known."""
+    """:func:`_may_see` with the room's club (None: no club's) already known."""
     if club is not None:
         return me is not None and await clubaccess.is_member(db, club, me.id)
     return room.public or key_fits(room, key) or await is_insider(db, room, me)
@@ -86,7 +85,7 @@ async def _may_see_in(
 async def visible_match(
     db: AsyncSession, match_id: int, me: Account | None, key: str | None
 ) -> MatchRow:
-    """The match, if this caller may see its room (:func:`may_see`) or played in it (a
+    """The match, if this caller may see its room (:func:`_may_see`) or played in it (a
     ledger row: a player who left the room since). Else 404 exactly as for no match at
     all: ids are sequential, and a private match's existence is the room's secret too.
     One query for a public room's match (match, room and club together)."""
