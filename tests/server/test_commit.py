@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import Column, Connection, Integer, MetaData, String, Table, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from paohuzi.server.commit import GroupCommitter, committer_for
 from paohuzi.server.db import make_engine, sync_engine
@@ -113,4 +115,74 @@ async def test_the_writer_thread_hands_the_gil_over_every_millisecond(db_url: st
         assert sys.getswitchinterval() <= 0.001
     finally:
         sys.setswitchinterval(old)
+        await engine.dispose()
+
+
+async def test_a_routes_transaction_commits_or_rolls_back_where_it_should_run(
+    db_url: str,
+) -> None:
+    """``transaction``: committed when it returns, nothing kept when ``fn`` raises; on an
+    SQLite file on the writer thread (a route's statements never wait a turn of the event
+    loop holding SQLite's write lock), on PostgreSQL in the route's own session."""
+    import threading
+
+    from paohuzi.server.commit import transaction
+    from paohuzi.server.errors import ApiError
+
+    blocking = sync_engine(db_url)
+    META.create_all(blocking)
+    engine, sessions = make_engine(db_url)
+    threads: list[str] = []
+
+    def add(k: int, fail: bool) -> Callable[[Session], int]:
+        def fn(s: Session) -> int:
+            threads.append(threading.current_thread().name)
+            s.execute(ROWS.insert().values(k=k, v="r"))
+            if fail:
+                raise ApiError("room_started", "refused after its insert", 409)
+            return k
+
+        return fn
+
+    try:
+        async with sessions() as db:
+            await db.execute(select(ROWS.c.k))  # the route's session has read already
+            assert await transaction(sessions, db, add(1, False)) == 1
+            with pytest.raises(ApiError):
+                await transaction(sessions, db, add(2, True))
+            assert await transaction(sessions, db, add(3, False)) == 3
+        await committer_for(sessions).close()
+    finally:
+        await engine.dispose()
+    with blocking.connect() as conn:
+        assert sorted(conn.scalars(select(ROWS.c.k))) == [1, 3]
+    blocking.dispose()
+    on_writer = [t.startswith("paohuzi-commit") for t in threads]
+    assert on_writer == [db_url.startswith("sqlite")] * 3, threads
+
+
+async def test_a_routes_transaction_takes_no_second_pooled_connection(db_url: str) -> None:
+    """With the route's session holding the pool's only connection, ``transaction`` still
+    commits: it once opened a session of its own on PostgreSQL, and under load (100 rooms
+    made at once) every pooled connection was held by a route waiting for another: 500s
+    after the pool's 30 s timeout."""
+    from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+
+    from paohuzi.server.commit import transaction
+    from paohuzi.server.db import async_url
+
+    blocking = sync_engine(db_url)
+    META.create_all(blocking)
+    blocking.dispose()
+    engine = create_async_engine(async_url(db_url), pool_size=1, max_overflow=0, pool_timeout=2)
+    sessions = async_sessionmaker(engine, expire_on_commit=False)
+    try:
+        async with sessions() as db:
+            await db.execute(select(ROWS.c.k))  # holds the one connection (PostgreSQL)
+            got = await asyncio.wait_for(
+                transaction(sessions, db, lambda s: s.execute(ROWS.insert().values(k=9))), 10
+            )
+            assert got is not None
+        await committer_for(sessions).close()
+    finally:
         await engine.dispose()

@@ -11,13 +11,14 @@ from collections.abc import Iterable
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from .clubdb import SeatAddress
 from .db import RoomSeat
 from .outbox import Connection
 from .protocol import same_address_dict
 
-__all__ = ["address_hash", "groups", "record", "warn"]
+__all__ = ["address_hash", "groups", "record_in", "warn"]
 
 
 def address_hash(room_id: int, address: str) -> str:
@@ -25,16 +26,16 @@ def address_hash(room_id: int, address: str) -> str:
     return hashlib.sha256(f"{room_id}|{address}".encode()).hexdigest()
 
 
-async def record(db: AsyncSession, room_id: int, account_id: int, address: str) -> None:
+def record_in(session: Session, room_id: int, account_id: int, address: str) -> None:
     """Note where the account joined the room from (its last join counts); the caller
     commits."""
-    await db.execute(
+    session.execute(
         delete(SeatAddress).where(
             SeatAddress.room_id == room_id, SeatAddress.account_id == account_id
         )
     )
-    db.add(SeatAddress(room_id=room_id, account_id=account_id,
-                       address_hash=address_hash(room_id, address)))  # fmt: skip
+    session.add(SeatAddress(room_id=room_id, account_id=account_id,
+                            address_hash=address_hash(room_id, address)))  # fmt: skip
 
 
 async def groups(db: AsyncSession, room_id: int) -> list[list[int]]:

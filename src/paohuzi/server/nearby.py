@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from .clubdb import SeatLocation
 from .db import RoomSeat
@@ -25,12 +26,13 @@ __all__ = [
     "close_by_km",
     "distance_km",
     "forget",
+    "forget_in",
     "groups",
-    "record",
+    "record_in",
     "shared",
     "to_cell",
     "warn",
-    "withdraw",
+    "withdraw_in",
 ]
 
 #: Cells per degree: positions are rounded to 0.005° (finer than the 1 km default distance,
@@ -59,17 +61,17 @@ def distance_km(a: tuple[int, int], b: tuple[int, int]) -> float:
     return 2 * EARTH_KM * math.asin(min(1.0, math.sqrt(h)))
 
 
-async def record(db: AsyncSession, room_id: int, account_id: int, lat: float, lon: float) -> None:
+def record_in(session: Session, room_id: int, account_id: int, lat: float, lon: float) -> None:
     """Keep the seat's position, rounded to its cell (its last one counts); the caller
     commits. ``lat``/``lon`` were checked by the request's schema."""
-    await withdraw(db, room_id, account_id)
-    db.add(SeatLocation(room_id=room_id, account_id=account_id,
-                        lat_cell=to_cell(lat), lon_cell=to_cell(lon)))  # fmt: skip
+    withdraw_in(session, room_id, account_id)
+    session.add(SeatLocation(room_id=room_id, account_id=account_id,
+                             lat_cell=to_cell(lat), lon_cell=to_cell(lon)))  # fmt: skip
 
 
-async def withdraw(db: AsyncSession, room_id: int, account_id: int) -> None:
+def withdraw_in(session: Session, room_id: int, account_id: int) -> None:
     """Delete the account's position in the room (opt-out, leave); the caller commits."""
-    await db.execute(
+    session.execute(
         delete(SeatLocation).where(
             SeatLocation.room_id == room_id, SeatLocation.account_id == account_id
         )
@@ -78,8 +80,13 @@ async def withdraw(db: AsyncSession, room_id: int, account_id: int) -> None:
 
 async def forget(db: AsyncSession, room_ids: Sequence[int]) -> None:
     """Delete every position kept for these rooms (started or expired); the caller commits."""
+    await db.run_sync(lambda s: forget_in(s, room_ids))
+
+
+def forget_in(session: Session, room_ids: Sequence[int]) -> None:
+    """:func:`forget` in a blocking session's transaction."""
     if room_ids:
-        await db.execute(delete(SeatLocation).where(SeatLocation.room_id.in_(room_ids)))
+        session.execute(delete(SeatLocation).where(SeatLocation.room_id.in_(room_ids)))
 
 
 async def shared(db: AsyncSession, room_id: int, account_id: int) -> bool:

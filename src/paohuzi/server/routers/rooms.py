@@ -1,22 +1,27 @@
 """The room endpoints: create a room, look one up, join, leave, seat bots, start its match."""
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
+from ...core.match import Match
 from .. import fairplay, nearby, rulesets
-from ..db import RoomRow, RoomSeat
+from ..commit import transaction
+from ..db import MatchRow, RoomRow, RoomSeat
 from ..deps import Db, MaybeMe, Me, Srv, address
 from ..errors import ApiError
 from ..protocol import error_dict
 from ..rooms import check_quota, find_room, new_code, room_json
 from ..schemas import BOT_KINDS, BotBody, JoinBody, LocationBody, RoomBody
-from ..seating import commit_seats
+from ..seating import claim, commit_seats, seat_taken
 from ..services.clubrooms import bots_allowed
-from ..services.seats import free_seat, open_room, seat_bots
-from ..services.start import start_match
+from ..services.seats import find_open, open_room, seat_bots, take_seat
+from ..services.start import new_match, open_table
 
 __all__ = ["router"]
 
@@ -38,9 +43,8 @@ async def create_room(body: RoomBody, me: Me, db: Db, request: Request, srv: Srv
         ready_seconds=body.ready_seconds,
         invite_key=None if body.public else secrets.token_urlsafe(16),
     )
-    db.add(room)
     try:
-        await db.commit()
+        await transaction(srv.sessions, db, lambda s: s.add(room))
     except IntegrityError:  # another room took the code a moment ago
         raise ApiError("busy", "that room code was just taken; try again", 503) from None
     return await room_json(db, room, me)
@@ -59,14 +63,14 @@ async def join(
     code: str, body: JoinBody, me: Me, db: Db, request: Request, srv: Srv
 ) -> dict[str, Any]:
     async with srv.hub.lock:
-        room, seats = await open_room(db, srv.rates, code, (me, address(request), body.key))
-        if any(s.account_id == me.id for s in seats):
-            await db.rollback()
-            raise ApiError("already_seated", "this account already has a seat here", 409)
-        seat = await free_seat(db, seats, body.seat)
-        db.add(RoomSeat(room_id=room.id, seat=seat, account_id=me.id, bot=None))
-        await fairplay.record(db, room.id, me.id, address(request))
-        await commit_seats(db)
+        room = await find_open(db, srv.rates, code, (me, address(request), body.key))
+        key, who, wanted, addr = (room.id, room.code), me.id, body.seat, address(request)
+        try:
+            seat = await transaction(
+                srv.sessions, db, lambda s: take_seat(s, key, who, wanted, addr)
+            )
+        except IntegrityError:
+            raise seat_taken() from None
         out = await room_json(db, room, me)
         fairplay.warn(srv.hub.waiting.get(code, []), code, out["same_address"])
         return {"seat": seat, "room": out}
@@ -75,29 +79,40 @@ async def join(
 @router.post("/rooms/{code}/leave")
 async def leave(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[str, Any]:
     async with srv.hub.lock:
-        room, seats = await open_room(db, srv.rates, code, (me, address(request), None))
-        mine = [s for s in seats if s.account_id == me.id]
-        if not mine:
-            await db.rollback()
-            raise ApiError("not_seated", "this account has no seat here", 409)
-        for s in mine:
-            await db.delete(s)
-        await nearby.withdraw(db, room.id, me.id)
-        await db.commit()
+        room = await find_open(db, srv.rates, code, (me, address(request), None))
+        key, who = (room.id, room.code), me.id
+
+        def give_up_seat(s: Session) -> None:
+            mine = [x for x in claim(s, *key) if x.account_id == who]
+            if not mine:
+                raise ApiError("not_seated", "this account has no seat here", 409)
+            for x in mine:
+                s.delete(x)
+            nearby.withdraw_in(s, key[0], who)
+
+        await transaction(srv.sessions, db, give_up_seat)
         for c in srv.hub.waiting.get(code, []):
             if c.account_id == me.id:
                 c.put_dict(error_dict("left", "you left the room"))
         return await room_json(db, room, me)
 
 
-async def _my_open_seat(db: Db, srv: Srv, code: str, me: Me, request: Request) -> RoomRow:
-    """The open room (claimed), if ``me`` has a seat in it: 403 ``not_seated`` otherwise
-    (a spectator, a host without a seat), after the per-account rate."""
+async def _at_my_seat(
+    db: Db, srv: Srv, code: str, me: Me, request: Request, change: Callable[[Session, int], None]
+) -> RoomRow:
+    """The open room, claimed and changed by ``change(session, room id)`` in one
+    transaction, if ``me`` has a seat in it: 403 ``not_seated`` otherwise (a spectator, a
+    host without a seat), after the per-account rate."""
     srv.rates.location.take(f"account:{me.id}")
-    room, seats = await open_room(db, srv.rates, code, (me, address(request), None))
-    if not any(s.account_id == me.id and s.bot is None for s in seats):
-        await db.rollback()
-        raise ApiError("not_seated", "only a seated player may share a location here", 403)
+    room = await find_open(db, srv.rates, code, (me, address(request), None))
+    key, who = (room.id, room.code), me.id
+
+    def at_seat(s: Session) -> None:
+        if not any(x.account_id == who and x.bot is None for x in claim(s, *key)):
+            raise ApiError("not_seated", "only a seated player may share a location here", 403)
+        change(s, key[0])
+
+    await transaction(srv.sessions, db, at_seat)
     return room
 
 
@@ -107,10 +122,11 @@ async def share_location(
 ) -> dict[str, Any]:
     """Share this seat's rough position for the close-by warning (nearby.py): the player's
     own choice; kept rounded, for this seat of this open room only, never shown."""
+    who, lat, lon = me.id, body.lat, body.lon
     async with srv.hub.lock:
-        room = await _my_open_seat(db, srv, code, me, request)
-        await nearby.record(db, room.id, me.id, body.lat, body.lon)
-        await db.commit()
+        room = await _at_my_seat(
+            db, srv, code, me, request, lambda s, r: nearby.record_in(s, r, who, lat, lon)
+        )
         out = await room_json(db, room, me)
         nearby.warn(srv.hub.waiting.get(code, []), code, out["close_by"])
         return out
@@ -121,10 +137,11 @@ async def withdraw_location(
     code: str, me: Me, db: Db, request: Request, srv: Srv
 ) -> dict[str, Any]:
     """Withdraw (delete) this seat's shared position."""
+    who = me.id
     async with srv.hub.lock:
-        room = await _my_open_seat(db, srv, code, me, request)
-        await nearby.withdraw(db, room.id, me.id)
-        await db.commit()
+        room = await _at_my_seat(
+            db, srv, code, me, request, lambda s, r: nearby.withdraw_in(s, r, who)
+        )
         return await room_json(db, room, me)
 
 
@@ -148,10 +165,18 @@ async def add_bots(
 @router.post("/rooms/{code}/start")
 async def start(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[str, Any]:
     async with srv.hub.lock:
-        # Claimed open -> playing: of concurrent starts, on any worker, one goes on.
         who = (me, address(request), None)
-        room, seats = await open_room(
-            db, srv.rates, code, who, host="start the match", status="playing"
-        )
-        row = await start_match(db, srv.hub, room, seats, request.app.state.seeds)
+        room = await find_open(db, srv.rates, code, who, host="start the match")
+        seeds = request.app.state.seeds  # a room's fixed seed: web.py's test hook
+        key, seed = (room.id, room.rules, room.rounds), seeds.get(room.code)
+
+        def claim_and_store(s: Session) -> tuple[list[RoomSeat], MatchRow, Match]:
+            # Claimed open -> playing: of concurrent starts, on any worker, one goes on.
+            seats = claim(s, key[0], code, "playing")
+            return seats, *new_match(s, key, seats, seed)
+
+        seats, row, match = await transaction(srv.sessions, db, claim_and_store)
+        seeds.pop(room.code, None)
+        set_committed_value(room, "status", "playing")
+        await open_table(srv.hub, room, seats, row, match)
         return {"match_id": row.id, "room": await room_json(db, room, me)}

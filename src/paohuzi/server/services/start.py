@@ -1,9 +1,15 @@
 """Starting a claimed room's match: its opening balances, its rows in the database, its live
-table with the sockets that waited for it."""
+table with the sockets that waited for it.
+
+:func:`new_match` is the part inside the database transaction (blocking, so a route runs
+it on the writer thread through ``commit.transaction`` and an async caller through
+``run_sync``); :func:`open_table` the part after it, on the event loop."""
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from ...core.match import Match
 from ...core.rules import RuleSet
@@ -13,39 +19,36 @@ from ..errors import ApiError
 from ..hub import Hub
 from ..tables import SeatInfo, Table
 
-__all__ = ["opening_balances", "start_match"]
+__all__ = ["new_match", "open_table", "opening_balances", "start_match"]
 
 
-async def opening_balances(db: AsyncSession, rules: RuleSet, seats: list[RoomSeat]) -> list[int]:
+def opening_balances(session: Session, rules: RuleSet, seats: list[RoomSeat]) -> list[int]:
     """The seats' balances as the match starts: their accounts' 悟性 when the room plays
     for the ledger (the standard rules), else the rules' starting balance (room-local)."""
     if rulesets.scoring_of(rules) != "ledger":
         return [rules.starting_balance] * 3
-    out = []
-    for s in seats:
-        acct = await db.get(Account, s.account_id)
-        assert acct is not None
-        out.append(acct.balance)
-    return out
+    ids = [s.account_id for s in seats]
+    rows = session.execute(select(Account.id, Account.balance).where(Account.id.in_(ids)))
+    found = dict(rows.tuples().all())
+    return [found[i] for i in ids]
 
 
-async def _store(db: AsyncSession, room: RoomRow, match: Match, balances: list[int]) -> MatchRow:
-    """Commit the match's row and its first round's (the room is already ``playing``)."""
-    scoring = rulesets.scoring_of(match.rules)
+def _store(session: Session, room_id: int, match: Match, balances: list[int]) -> MatchRow:
+    """Add the match's row and its first round's (the room is already ``playing``)."""
     first = match.start_round()
-    await nearby.forget(db, [room.id])  # positions only ever warn before the start
+    nearby.forget_in(session, [room_id])  # positions only ever warn before the start
     row = MatchRow(
-        room_id=room.id,
+        room_id=room_id,
         rules=match.rules.to_dict(),
         seed=match.seed,
         rounds_total=match.rounds_total,
         balances=balances,
         status="playing",
-        scoring=scoring,
+        scoring=rulesets.scoring_of(match.rules),
     )
-    db.add(row)
-    await db.flush()
-    db.add(
+    session.add(row)
+    session.flush()
+    session.add(
         RoundRow(
             match_id=row.id,
             index=0,
@@ -54,31 +57,35 @@ async def _store(db: AsyncSession, room: RoomRow, match: Match, balances: list[i
             balances=balances,
         )
     )
-    await db.commit()
+    session.flush()
     return row
 
 
-async def start_match(
-    db: AsyncSession, hub: Hub, room: RoomRow, seats: list[RoomSeat], seeds: dict[str, int]
-) -> MatchRow:
-    """Start the match of ``room``, claimed open -> playing with its three ``seats``: store
-    it, make its table (the sockets waiting for the room attach), and hand the table to the
-    hub, whose driver task plays the bots. ``not_full`` (409, the room open again) unless
-    every seat is taken. ``seeds``: a room's fixed seed (web.py's test hook), used once."""
+def new_match(
+    session: Session,
+    room: tuple[int, dict[str, object], int],
+    seats: list[RoomSeat],
+    seed: int | None,
+) -> tuple[MatchRow, Match]:
+    """The match of a room claimed open -> playing with its ``seats``, its rows added in
+    the caller's transaction. ``room``: its id, rules and rounds. ``not_full`` (409; the
+    caller rolls back, the room open again) unless all three seats are taken. ``seed``:
+    a room's fixed seed (web.py's test hook), else None."""
     if len(seats) != 3:
-        taken = len(seats)
-        await db.rollback()  # the room is open again
-        raise ApiError("not_full", f"{taken} of 3 seats are taken", 409)
-    rules = RuleSet.from_dict(room.rules)
+        raise ApiError("not_full", f"{len(seats)} of 3 seats are taken", 409)
+    room_id, rules_dict, rounds = room
+    rules = RuleSet.from_dict(rules_dict)
     rulesets.check_points(rules)  # (a room made before the allowed values were)
-    balances = await opening_balances(db, rules, seats)
-    match = Match(
-        rules,
-        rounds=room.rounds,
-        balances=(balances[0], balances[1], balances[2]),
-        seed=seeds.pop(room.code, None),  # None unless a test fixed it
-    )
-    row = await _store(db, room, match, balances)
+    balances = opening_balances(session, rules, seats)
+    match = Match(rules, rounds=rounds, balances=(balances[0], balances[1], balances[2]), seed=seed)
+    return _store(session, room_id, match, balances), match
+
+
+async def open_table(
+    hub: Hub, room: RoomRow, seats: list[RoomSeat], row: MatchRow, match: Match
+) -> None:
+    """Make the committed match's table (the sockets waiting for the room attach) and hand
+    it to the hub, whose driver task plays the bots."""
     table = Table(
         hub.sessions,
         row.id,
@@ -97,4 +104,21 @@ async def start_match(
         if conn.spectator or conn.seat is not None:
             await table.attach(conn, conn.since)
     await hub.adopt(room.code, table)
+
+
+async def start_match(
+    db: AsyncSession, hub: Hub, room: RoomRow, seats: list[RoomSeat], seeds: dict[str, int]
+) -> MatchRow:
+    """Start the match of ``room``, claimed open -> playing in ``db``'s transaction with its
+    three ``seats``: commit it (:func:`new_match`), then :func:`open_table`. ``not_full``
+    (409, rolled back: the room open again) unless every seat is taken."""
+    key = (room.id, room.rules, room.rounds)
+    seed = seeds.pop(room.code, None)
+    try:
+        row, match = await db.run_sync(lambda s: new_match(s, key, seats, seed))
+    except ApiError:
+        await db.rollback()
+        raise
+    await db.commit()
+    await open_table(hub, room, seats, row, match)
     return row
