@@ -17,6 +17,10 @@ psycopg's async connection waits a turn of the busy event loop after each round 
 On PostgreSQL a transaction of inserts alone sends them with its COMMIT in one round
 trip (psycopg's pipeline mode). The others (fencing, several workers) use the async
 session.
+
+A route's own change (a room made, joined, left or started) is :func:`transaction`: on an
+SQLite file it runs on the same writer thread between two group commits, so it holds
+SQLite's write lock for its statements alone.
 """
 
 from __future__ import annotations
