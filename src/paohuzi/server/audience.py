@@ -154,9 +154,18 @@ class Audience:
             if over is not None:
                 conn.put_text(over)
 
+    def ahead(self, step: int) -> ApiError:
+        """The refusal of an intent whose ``step`` no prompt to the seat has carried yet:
+        ``bad_step``, not ``stale`` (nothing overtook it; the client made the number up)."""
+        return ApiError(
+            "bad_step",
+            f"the intent's step {step} is ahead of seat {self.seat}'s step {self.step}: "
+            "send the step of the prompt it answers",
+        )
+
     def stale(self, step: int, acting: bool, own: bool) -> ApiError:
-        """The refusal of an intent made at ``step``, ahead of the seat's step or before
-        its open decision (``since``); ``acting``: the seat has a decision open now;
+        """The refusal of an intent made at ``step``, before the seat's open decision
+        (``since``); ``acting``: the seat has a decision open now;
         ``own``: its own decision (not the table's) moved ``since``.
 
         ``since`` moves only when the seat's own question changes (``observe``), never
@@ -169,8 +178,6 @@ class Audience:
         """
         seat = self.seat
         made = f"the intent was made at step {step}"
-        if step > self.step:
-            return ApiError("stale", f"{made}, ahead of seat {seat}'s step {self.step}")
         if own:
             why = "the seat's own decision (another socket's, or the server's at its deadline)"
         else:

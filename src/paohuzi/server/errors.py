@@ -12,7 +12,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "already_authenticated", "already_member", "already_seated", "already_voted",
         "bad_action", "bad_bot", "bad_json", "bad_location", "bad_login", "bad_message",
         "bad_method", "bad_name", "bad_nickname", "bad_password", "bad_players", "bad_request",
-        "bad_role", "bad_rules", "bad_username", "busy", "club_full", "forbidden",
+        "bad_role", "bad_rules", "bad_step", "bad_username", "busy", "club_full", "forbidden",
         "http_error", "illegal", "internal", "left", "match_over", "moved", "no_account",
         "no_analysis", "no_bots", "no_club", "no_decision", "no_match", "no_member",
         "no_room", "no_round", "no_season", "no_table", "no_template", "no_tournament",

@@ -287,7 +287,9 @@ class Table:
             if self.ended:
                 raise ApiError("match_over", "the match is over; no more decisions")
             a = self.players[seat]
-            if step > a.step or step < a.since:
+            if step > a.step:
+                raise a.ahead(step)
+            if step < a.since:
                 raise self._stale(seat, step)
             st = self.state
             if seat not in st.to_act():
@@ -303,8 +305,8 @@ class Table:
                 self.driver.wake.set()
 
     def _stale(self, seat: int, step: int) -> ApiError:
-        """The refusal of an intent made before the seat's open decision (``since``), or
-        ahead of its step (``Audience.stale``), logged with what moved it."""
+        """The refusal of an intent made before the seat's open decision (``since``)
+        (``Audience.stale``), logged with what moved it."""
         a = self.players[seat]
         st = self.state
         mover = self.decisions[a.opened - 1] if 0 < a.opened <= len(self.decisions) else None

@@ -118,6 +118,23 @@ async def test_the_stale_refusal_quotes_only_the_seats_own_steps(tmp_path: Path)
     assert table.decision_seq > table.step(a) and "another seat" not in reason, reason
 
 
+async def test_an_intent_ahead_of_the_seats_step_is_bad_step_not_stale(tmp_path: Path) -> None:
+    """A ``step`` no prompt carried (made up, or far in the future) is ``bad_step``: it was
+    called ``stale``, which tells a client its intent was overtaken in flight. The reason
+    quotes the step sent and the seat's own step only; nothing is applied."""
+    table, audiences = await _watched(tmp_path, 0)
+    s = table.state.to_act()[0]
+    mine, aid = table.step(s), table.state.legal_actions(s)[0]
+    for ahead in (mine + 1, mine + 10**9):
+        with pytest.raises(ApiError) as refused:
+            await table.intent(audiences[s].conn, aid, ahead, f"ahead{ahead}")
+        assert refused.value.code == "bad_step", refused.value
+        reason = refused.value.reason
+        assert {int(x) for x in re.findall(r"\d+", reason)} == {ahead, mine, s}, reason
+        assert table.step(s) == mine and table.decision_seq == 0
+    assert (await act(table, audiences[s], aid, "now"))["type"] == "ack"
+
+
 async def _play_and_check(tmp: Path, seed: int, choose: random.Random) -> int:
     """Play one round with random choices (claims passed often); after every decision,
     check each audience's messages against what it can see. Returns the hidden moves."""

@@ -205,6 +205,7 @@ const WORDS = {
   err_bad_password: ["密码要 8 到 128 个字符", "A password has 8-128 characters"],
   err_bad_request: ["请求内容不对", "The request is not valid"],
   err_bad_rules: ["规则设置不允许", "Those rules are not allowed"],
+  err_bad_step: ["操作序号不对，请按最新提示操作", "That step number was never sent; answer the latest prompt"],
   err_bad_username: ["用户名不合要求", "That username is not allowed"],
   err_busy: ["服务器忙，请再试一次", "The server is busy; try again"],
   err_http_error: ["请求失败", "The request failed"],
