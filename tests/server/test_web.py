@@ -76,11 +76,13 @@ def test_a_seeded_room_deals_its_seed_and_replays_step_by_step(
         assert c.get(f"/matches/{match_id}/replay/0?seat=3").status_code == 400
         assert c.get(f"/matches/{match_id}/rounds/1").status_code == 404
         # A round the match never had is no round (not one "not over"), the number quoted
-        # in bounded form, however large.
+        # in bounded form, however large; the 结算 and the replay say it in the same words.
         for rnd in (1, 31, 99999999999999999999):
             r = c.get(f"/matches/{match_id}/rounds/{rnd}")
             assert r.status_code == 404 and r.json()["code"] == "no_round", r.text
             assert len(r.json()["reason"]) < 80
+            replay = c.get(f"/matches/{match_id}/replay/{rnd}")
+            assert replay.status_code == 404 and replay.json() == r.json(), replay.text
         assert c.get("/matches/999/rounds/0").json()["code"] == "no_match"
 
 

@@ -138,10 +138,13 @@ def _compact(body: dict[str, Any]) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def steps_json(record: bytes, rnd: int, seat: int | None) -> bytes:
-    """Round ``rnd`` of an encoded match record step by step as ``seat`` (None: a
-    spectator) saw it, as compact JSON (CPU-bound: run it in a thread)."""
-    return _compact(_steps(MatchRecord.from_dict(json.loads(record)), rnd, seat))
+def steps_json(record: bytes, match_id: int, rnd: int, seat: int | None) -> bytes:
+    """Round ``rnd`` of match ``match_id``'s encoded record step by step as ``seat``
+    (None: a spectator) saw it, as compact JSON (CPU-bound: run it in a thread)."""
+    rec = MatchRecord.from_dict(json.loads(record))
+    if not 0 <= rnd < len(rec.rounds):
+        raise no_round(match_id, rnd)
+    return _compact(_steps(rec, rnd, seat))
 
 
 def no_round(match_id: int, rnd: int) -> ApiError:
@@ -170,8 +173,6 @@ def _replayed(rec: MatchRecord, rnd: int) -> State:
 
 
 def _steps(rec: MatchRecord, rnd: int, seat: int | None) -> dict[str, Any]:
-    if not 0 <= rnd < len(rec.rounds):
-        raise ApiError("no_round", f"the match has rounds 0-{len(rec.rounds) - 1}, not {rnd}", 404)
     r = rec.rounds[rnd]
     st = new_game(r.rules, seed=r.seed, deal=r.deal, balances=r.balances)
     pos = 0

@@ -144,7 +144,7 @@ async def replay_round(
     and kept (anonymous callers too, so no request replays the match again)."""
     srv.rates.replay.take(address(request))
     if not 0 <= rnd < MAX_ROUNDS:
-        raise ApiError("no_round", f"a match has at most {MAX_ROUNDS} rounds, not {rnd}", 404)
+        raise no_round(match_id, rnd)
     row = await visible_match(db, match_id, me, key)
     found = await db.execute(
         select(Account.nickname)
@@ -157,7 +157,7 @@ async def replay_round(
     record = await _record(srv, match_id)
 
     async def work() -> bytes:
-        return await asyncio.to_thread(steps_json, record, rnd, seat)
+        return await asyncio.to_thread(steps_json, record, match_id, rnd, seat)
 
     steps = await srv.derived.get(_round_key(match_id, rnd, 3 if seat is None else seat), work)
     return Response(
