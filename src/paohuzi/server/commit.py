@@ -134,11 +134,8 @@ class GroupCommitter:
                 by_table.setdefault(table, []).append(row)
         try:
             if threaded:
-                if self._thread is None:
-                    assert self.engine is not None
-                    self._thread = _writer_thread()
                 loop = asyncio.get_running_loop()
-                await loop.run_in_executor(self._thread, self._transaction, by_table, batch)
+                await loop.run_in_executor(self._executor(), self._transaction, by_table, batch)
             else:
                 async with self.sessions() as db, db.begin():
                     for table, values in by_table.items():
@@ -177,10 +174,14 @@ class GroupCommitter:
         """``fn(session)`` in a transaction of its own on the writer thread, between two
         group commits (it raises: rolled back, and raised here). Holds SQLite's write lock
         for the statements alone, never across turns of the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor(), self._run, fn)
+
+    def _executor(self) -> ThreadPoolExecutor:
+        """The writer thread (started on first use), for the batches and the routes alike."""
         assert self.engine is not None
         if self._thread is None:
             self._thread = _writer_thread()
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, fn)
+        return self._thread
 
     def _run(self, fn: Callable[[Session], T]) -> T:
         assert self.engine is not None

@@ -18,9 +18,9 @@ from ..errors import ApiError
 from ..protocol import error_dict
 from ..rooms import check_quota, find_room, new_code, room_json
 from ..schemas import BOT_KINDS, BotBody, JoinBody, LocationBody, RoomBody
-from ..seating import claim, commit_seats, seat_taken
+from ..seating import claim, claim_open, commit_seats, seat_taken
 from ..services.clubrooms import bots_allowed
-from ..services.seats import find_open, open_room, seat_bots, take_seat
+from ..services.seats import find_open, seat_bots, take_seat
 from ..services.start import new_match, open_table
 
 __all__ = ["router"]
@@ -153,7 +153,8 @@ async def add_bots(
         raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {body.bot[:40]!r}")
     async with srv.hub.lock:
         who = (me, address(request), None)
-        room, seats = await open_room(db, srv.rates, code, who, host="seat bots")
+        room = await find_open(db, srv.rates, code, who, host="seat bots")
+        seats = await claim_open(db, room)
         if not await bots_allowed(db, room.id):
             await db.rollback()
             raise ApiError("no_bots", "this club room's template seats no bots", 403)

@@ -12,9 +12,9 @@ from ..db import Account, RoomRow, RoomSeat
 from ..errors import ApiError
 from ..ratelimit import Rates
 from ..rooms import find_room
-from ..seating import claim, claim_open
+from ..seating import claim
 
-__all__ = ["find_open", "free_seat", "open_room", "pick_seat", "seat_bots", "take_seat"]
+__all__ = ["find_open", "free_seat", "pick_seat", "seat_bots", "take_seat"]
 
 
 async def find_open(
@@ -34,22 +34,6 @@ async def find_open(
     if host is not None and room.host_id != me.id:
         raise ApiError("not_host", f"only the host may {host}", 403)
     return room
-
-
-async def open_room(
-    db: AsyncSession,
-    rates: Rates,
-    code: str,
-    who: tuple[Account, str, str | None],
-    host: str | None = None,
-    status: str = "open",
-) -> tuple[RoomRow, list[RoomSeat]]:
-    """The open room, claimed in the database and moved to ``status`` (seating.py: one
-    change at a time, across workers too), with its seats as they are now. ``who`` is the
-    caller, its address and the invite key it gave; ``host``: what only the host may do,
-    refused to anyone else."""
-    room = await find_open(db, rates, code, who, host)
-    return room, await claim_open(db, room, status)
 
 
 def pick_seat(seats: list[RoomSeat], wanted: int | None) -> int:
