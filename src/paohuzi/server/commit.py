@@ -14,9 +14,9 @@ Writes with no coroutine part run on a dedicated writer thread with a blocking e
 the same database (SQLite file or PostgreSQL): the whole transaction is one hand-off
 from the event loop, where aiosqlite hands each statement to its thread and back and
 psycopg's async connection waits a turn of the busy event loop after each round trip.
-On PostgreSQL a transaction of inserts alone sends them with its COMMIT in one round
-trip (psycopg's pipeline mode). The others (fencing, several workers) use the async
-session.
+On PostgreSQL a transaction of blind writes (inserts, and further writes that read
+nothing back: ``blind``) sends them with its COMMIT in one round trip (psycopg's pipeline
+mode). The others (fencing, several workers) use the async session.
 
 A route's own change (a room made, joined, left or started) is :func:`transaction`: on an
 SQLite file it runs on the same writer thread between two group commits, so it holds
@@ -55,7 +55,8 @@ log = logging.getLogger("paohuzi.server")
 Write = Callable[[AsyncSession], Awaitable[None]]
 SyncWrite = Callable[[Connection], None]
 Row = tuple[Table, dict[str, Any]]
-_Item = tuple[Write | None, SyncWrite | None, Sequence[Row], "asyncio.Future[None]"]
+# (write, then, rows, then is blind, settled when committed)
+_Item = tuple[Write | None, SyncWrite | None, Sequence[Row], bool, "asyncio.Future[None]"]
 T = TypeVar("T")
 
 
@@ -80,10 +81,15 @@ class GroupCommitter:
         self._task: asyncio.Task[None] | None = None
 
     async def commit(
-        self, write: Write | None = None, rows: Sequence[Row] = (), then: SyncWrite | None = None
+        self,
+        write: Write | None = None,
+        rows: Sequence[Row] = (),
+        then: SyncWrite | None = None,
+        blind: bool = False,
     ) -> None:
         """Insert ``rows``, then run ``write`` and ``then`` in a transaction (maybe shared
-        with other tables'); return once it is committed.
+        with other tables'); return once it is committed. ``blind``: ``then`` reads no
+        result (no SELECT, no RETURNING), so on PostgreSQL it may be pipelined.
 
         Raises what the write or the commit raised when it failed alone.
         """
@@ -92,7 +98,7 @@ class GroupCommitter:
             self._start_writer(loop)
         assert self._wake is not None
         done: asyncio.Future[None] = loop.create_future()
-        self._queue.append((write, then, rows, done))
+        self._queue.append((write, then, rows, blind, done))
         self._wake.set()
         await done
 
@@ -129,7 +135,7 @@ class GroupCommitter:
     async def _write_one(self, batch: list[_Item], threaded: bool) -> None:
         """One transaction for ``batch``; on failure, each of its writes alone."""
         by_table: dict[Table, list[dict[str, Any]]] = {}
-        for _, _, rows, _ in batch:
+        for _, _, rows, _, _ in batch:
             for table, row in rows:
                 by_table.setdefault(table, []).append(row)
         try:
@@ -140,7 +146,7 @@ class GroupCommitter:
                 async with self.sessions() as db, db.begin():
                     for table, values in by_table.items():
                         await db.execute(_insert(table), values)
-                    for write, then, _, _ in batch:
+                    for write, then, *_ in batch:
                         if write is not None:
                             await write(db)
                         if then is not None:
@@ -150,8 +156,8 @@ class GroupCommitter:
                 for item in batch:
                     await self._write_one([item], threaded)
                 return
-            if not batch[0][3].done():
-                batch[0][3].set_exception(e)
+            if not batch[0][4].done():
+                batch[0][4].set_exception(e)
             return
         self.batches += 1
         self.writes += len(batch)
@@ -162,11 +168,11 @@ class GroupCommitter:
     def _transaction(self, by_table: dict[Table, list[dict[str, Any]]], batch: list[_Item]) -> None:
         """The writer thread's transaction: committed (durable) when this returns."""
         assert self.engine is not None
-        plain = all(then is None for _, then, _, _ in batch)
+        plain = all(then is None or blind for _, then, _, blind, _ in batch)
         with self.engine.connect() as conn, _pipelined(conn, plain), conn.begin():
             for table, values in by_table.items():
                 conn.execute(_insert(table), values)
-            for _, then, _, _ in batch:
+            for _, then, *_ in batch:
                 if then is not None:
                     then(conn)
 
@@ -207,7 +213,7 @@ class GroupCommitter:
 
 # The writer thread waits for the GIL after each round trip while the event loop runs,
 # and Python hands the GIL over only every switch interval (5 ms by default).
-SWITCH_INTERVAL = 0.001
+SWITCH_INTERVAL = 0.00025
 
 
 def _writer_thread() -> ThreadPoolExecutor:
@@ -215,7 +221,9 @@ def _writer_thread() -> ThreadPoolExecutor:
     into the driver (a PostgreSQL round trip, an SQLite step or fsync) gives the GIL up and
     waits for it back while the event loop runs. On a busy server a PostgreSQL transaction
     took 96 ms at 5 ms, 61 ms at 1 ms (100 rooms); on SQLite, with the other core loaded,
-    p99 went 1,183 → 626 ms and 1,233 → 851 ms (60 rooms, two alternating runs each)."""
+    p99 went 1,183 → 626 ms and 1,233 → 851 ms (60 rooms, two alternating runs each).
+    At 0.25 ms against 1 ms (100 rooms, two alternating turns): p99 80 → 63 ms on SQLite,
+    211 → 168 ms on PostgreSQL, with no more server CPU a decision (docs/performance.md)."""
     if sys.getswitchinterval() > SWITCH_INTERVAL:
         sys.setswitchinterval(SWITCH_INTERVAL)
     return ThreadPoolExecutor(1, thread_name_prefix="paohuzi-commit")
@@ -228,10 +236,14 @@ def _insert(table: Table) -> Insert:
 
 
 def _pipelined(conn: Connection, plain: bool) -> contextlib.AbstractContextManager[Any]:
-    """psycopg's pipeline mode for a transaction of inserts alone (``plain``): they go
-    with the COMMIT in one round trip after the BEGIN's. Not with a SyncWrite, which may
-    read a result (SQLAlchemy reads no RETURNING rows in pipeline mode); not on SQLite.
-    The COMMIT still waits for the server's answer: durable before anyone is told."""
+    """psycopg's pipeline mode for a transaction of blind writes (``plain``: inserts, and
+    SyncWrites committed as ``blind``): they go with the COMMIT in one round trip after
+    the BEGIN's. Not with a SyncWrite that reads a result (SQLAlchemy reads no rows in
+    pipeline mode: "This result object does not return rows"); not on SQLite. The COMMIT
+    still waits for the server's answer: durable before anyone is told. A round's
+    settlement is blind (persist.settle) unless it rates people (ratings.rate reads): with
+    a hundred tables nearly every transaction holds a settlement or a deal, and each of
+    their round trips cost the writer thread a wait for the GIL."""
     if not plain or conn.dialect.name != "postgresql":
         return contextlib.nullcontext()
     psycopg_connection: Any = conn.connection.driver_connection

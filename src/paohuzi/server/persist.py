@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from sqlalchemy import Connection as SqlConnection
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import insert, select, update
+from sqlalchemy import case, insert, literal, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..core.match import Match
@@ -59,18 +59,22 @@ class CommitHooks(Protocol):
 
 
 async def write(
-    table: Table, work: Write | None, rows: Sequence[Row] = (), then: SyncWrite | None = None
+    table: Table,
+    work: Write | None,
+    rows: Sequence[Row] = (),
+    then: SyncWrite | None = None,
+    blind: bool = False,
 ) -> None:
     """Every write of the table goes through here: ``rows``, ``work`` and ``then`` in
     one transaction (group-committed), behind ``hooks.before_commit`` in that same
     transaction when commits are fenced, so a worker that lost the table's lease
     (fencing) stores nothing: no decision, ledger row or match end, no 托管 switch, no
     解散 vote. Unfenced, a decision with no coroutine part can take the committer's
-    writer thread (SQLite)."""
+    writer thread; ``blind``: ``then`` reads nothing back (commit.py: pipelined)."""
     hooks = table.hooks
     # Hooks that say ``fencing = False`` (one process: Metrics) have nothing to check.
     if hooks is None or not getattr(hooks, "fencing", True):
-        await committer_for(table.sessions).commit(work, rows, then)
+        await committer_for(table.sessions).commit(work, rows, then, blind)
         return
 
     async def fenced(db: AsyncSession) -> None:
@@ -78,7 +82,7 @@ async def write(
         if work is not None:
             await work(db)
 
-    await committer_for(table.sessions).commit(fenced, rows, then)
+    await committer_for(table.sessions).commit(fenced, rows, then, blind)
 
 
 async def store_decision(
@@ -92,13 +96,27 @@ async def store_decision(
     def then(db: SqlConnection) -> None:  # the ledger, the next round or the end
         settle(table, db, new, rnd)
 
-    await write(table, None, [(DECISIONS, row)], then if new.result is not None else None)
+    if new.result is None:
+        await write(table, None, [(DECISIONS, row)])
+        return
+    await write(table, None, [(DECISIONS, row)], then, blind=not _rates(table, rnd))
+
+
+def _rates(t: Table, rnd: int) -> bool:
+    """Whether settling round ``rnd`` rates people (it reads their ratings: not blind)."""
+    last = rnd + 1 >= t.match.rounds_total
+    return last and t.ledger and ratings.rates(_players(t))
+
+
+def _players(t: Table) -> list[ratings.Player]:
+    return [ratings.Player(s.account_id, s.bot) for s in t.seats]
 
 
 def settle(t: Table, db: SqlConnection, new: State, rnd: int) -> None:
     """The round's ledger rows (a ``ledger`` match only), a club room's results
     (standings.py), the next round or the match's end with its ratings (ratings.py): in
-    the decision's transaction (blocking: the committer's writer thread runs it)."""
+    the decision's transaction (blocking: the committer's writer thread runs it). Blind
+    (nothing read back) unless it rates people (``_rates``)."""
     result = new.result
     assert result is not None
     if t.ledger:
@@ -106,9 +124,9 @@ def settle(t: Table, db: SqlConnection, new: State, rnd: int) -> None:
     last = rnd + 1 >= t.match.rounds_total
     accts = [s.account_id for s in t.seats]
     standings.record_round(db, t.room_id, t.match_id, rnd, accts, result, last)
-    if last and t.ledger:  # a person's rating: standard-rule matches played to the end
+    if _rates(t, rnd):  # a person's rating: standard-rule matches played to the end
         gained = [b - a for a, b in zip(t.match.start_balances, result.balances, strict=True)]
-        ratings.rate(db, [ratings.Player(s.account_id, s.bot) for s in t.seats], gained)
+        ratings.rate(db, _players(t), gained)
     if not last:  # (an open 解散 vote stays open)
         db.execute(
             insert(RoundRow).values(
@@ -130,20 +148,48 @@ def settle(t: Table, db: SqlConnection, new: State, rnd: int) -> None:
 
 
 def settle_accounts(t: Table, db: SqlConnection, deltas: Sequence[int], rnd: int) -> None:
-    """Move each seat's account balance by its delta, with a ledger row saying why."""
-    ledger = []
-    for s, info in enumerate(t.seats):
-        delta = deltas[s]
-        balance = db.execute(
-            update(Account)
-            .where(Account.id == info.account_id)
-            .values(balance=Account.balance + delta)
-            .returning(Account.balance)
-        ).scalar_one()
-        ledger.append({"account_id": info.account_id, "delta": delta,
-                       "balance_after": balance, "reason": "round",
-                       "match_id": t.match_id, "round_index": rnd})  # fmt: skip
-    db.execute(insert(LedgerEntry), ledger)
+    """Move each seat's account balance by its delta, with a ledger row saying why.
+
+    Two blind statements (nothing read back, so pipelined on PostgreSQL): one UPDATE of
+    the accounts, then one INSERT … SELECT whose rows read each balance after it (the
+    same transaction's UPDATE is visible to it), in seat order."""
+    ids = [info.account_id for info in t.seats]
+    if len(set(ids)) != len(ids):  # one account in two seats: one seat after the other
+        for s, account in enumerate(ids):
+            _settle_seats(t, db, [(s, account, deltas[s])], rnd)
+        return
+    _settle_seats(t, db, list(zip(range(len(ids)), ids, deltas, strict=True)), rnd)
+
+
+def _settle_seats(
+    t: Table, db: SqlConnection, seats: Sequence[tuple[int, int, int]], rnd: int
+) -> None:
+    """``settle_accounts`` for (seat, account, delta) rows of distinct accounts."""
+    moved = {account: delta for _s, account, delta in seats}
+    db.execute(
+        update(Account)
+        .where(Account.id.in_(moved))
+        .values(balance=Account.balance + case(moved, value=Account.id, else_=0))
+    )
+    rows = union_all(
+        *(
+            select(
+                literal(s).label("seat"),
+                literal(account).label("account_id"),
+                literal(delta).label("delta"),
+            )
+            for s, account, delta in seats
+        )
+    ).subquery("seats")
+    names = ["account_id", "delta", "balance_after", "reason", "match_id", "round_index",
+             "created_at"]  # fmt: skip
+    after = (
+        select(rows.c.account_id, rows.c.delta, Account.balance, literal("round"),
+               literal(t.match_id), literal(rnd), literal(now()))
+        .join_from(rows, Account, Account.id == rows.c.account_id)
+        .order_by(rows.c.seat)
+    )  # fmt: skip
+    db.execute(insert(LedgerEntry).from_select(names, after))
 
 
 async def store_deal(t: Table, rnd: int) -> None:
@@ -159,7 +205,7 @@ async def store_deal(t: Table, rnd: int) -> None:
             .values(started=True)
         )
 
-    await write(t, None, (), store)
+    await write(t, None, (), store, blind=True)
 
 
 async def store_tuoguan(t: Table, s: int, on: bool) -> None:

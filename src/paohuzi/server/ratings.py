@@ -102,10 +102,15 @@ def _current(db: SqlConnection, players: Sequence[Player]) -> list[SkillRating]:
     ]
 
 
+def rates(players: Sequence[Player]) -> bool:
+    """Whether a match of these seats changes a rating: a person plays (bots keep theirs)."""
+    return any(p.bot is None for p in players)
+
+
 def rate(db: SqlConnection, players: Sequence[Player], points: Sequence[int]) -> None:
     """Update the people's ratings from one match: ``points`` is what each seat gained
     over it (more is better, equal is a tie). Bots keep their published ratings."""
-    if all(p.bot is not None for p in players):
+    if not rates(players):
         return
     now_ = _current(db, players)
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in now_]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection as SqlConnection
-from sqlalchemy import insert, select, update
+from sqlalchemy import and_, insert, literal, select, true, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -36,20 +36,33 @@ def record_round(
     last: bool,
 ) -> None:
     """The round's rows in the club's open season, if the room is a club's (blocking: in
-    the decision's transaction, on the committer's writer thread)."""
-    club_id = db.execute(select(ClubRoom.club_id).where(ClubRoom.room_id == room_id)).scalar()
-    if club_id is None:
-        return
-    season_id = db.execute(
-        select(ClubSeason.id).where(ClubSeason.club_id == club_id, ClubSeason.closed_at.is_(None))
-    ).scalar_one()
-    rows = [
-        {"club_id": club_id, "season_id": season_id, "match_id": match_id,
-         "round_index": rnd, "account_id": acct, "delta": result.deltas[s],
-         "won": result.winner == s, "last": last, "created_at": now()}
-        for s, acct in enumerate(players)
-    ]  # fmt: skip
-    db.execute(insert(ClubResult), rows)
+    the decision's transaction, on the committer's writer thread). One blind INSERT …
+    SELECT (nothing read back: pipelined on PostgreSQL, commit.py) that finds the club
+    and its open season itself and inserts nothing for a room of no club. A club always
+    has one open season (``close_season`` opens the next in the same transaction)."""
+    seats = union_all(
+        *(
+            select(
+                literal(s).label("seat"),
+                literal(acct).label("account_id"),
+                literal(result.deltas[s]).label("delta"),
+                literal(result.winner == s).label("won"),
+            )
+            for s, acct in enumerate(players)
+        )
+    ).subquery("seats")
+    rows = (
+        select(ClubRoom.club_id, ClubSeason.id, literal(match_id), literal(rnd),
+               seats.c.account_id, seats.c.delta, seats.c.won, literal(last), literal(now()))
+        .join_from(ClubRoom, ClubSeason, and_(ClubSeason.club_id == ClubRoom.club_id,
+                                               ClubSeason.closed_at.is_(None)))
+        .join(seats, true())
+        .where(ClubRoom.room_id == room_id)
+        .order_by(seats.c.seat)
+    )  # fmt: skip
+    names = ["club_id", "season_id", "match_id", "round_index", "account_id", "delta", "won",
+             "last", "created_at"]  # fmt: skip
+    db.execute(insert(ClubResult).from_select(names, rows))
 
 
 async def _season(db: AsyncSession, club_id: int, number: int | None) -> ClubSeason:

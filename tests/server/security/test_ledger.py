@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -212,13 +213,60 @@ def test_a_standard_room_still_settles_onto_accounts(client: TestClient, db_url:
     assert len(played) == 3 * 2  # a row per seat per round
     assert sum(d for _, d, _, _ in played) == 0  # zero-sum
     assert all(b >= 0 for b in balances.values()) and all(a >= 0 for _, _, a, _ in rows)
-    for acct in seated:  # each balance is its ledger's sum
-        assert balances[acct] == sum(d for a, d, _, _ in rows if a == acct)
+    for acct in seated:  # each balance is its ledger's sum, each row the balance after it
+        mine = [(d, after) for a, d, after, _ in rows if a == acct]
+        assert balances[acct] == sum(d for d, _ in mine) == mine[-1][1]
+        assert all(after == prev + d for (_, prev), (d, after) in pairwise(mine))
+    # (a round's rows come in seat order: one blind INSERT … SELECT writes them, persist.py)
+    assert [a for a, *_ in played] == seated * 2
     over = _match_over(client, code, h)
     assert over["scoring"] == "ledger" and room["scoring"] == "ledger"
     assert over["balances"] == [balances[a] for a in seated]
     (mine,) = client.get("/accounts/me/matches", headers=h).json()
     assert mine["scoring"] == "ledger" and mine["net"] == over["totals"][0]
+
+
+def test_settling_reads_each_balance_after_its_own_move(db_url: str) -> None:
+    # settle_accounts writes blind (one UPDATE, one INSERT … SELECT, nothing read back);
+    # one account in two seats (never seated so by the server) moves one seat at a time.
+    from types import SimpleNamespace
+
+    from paohuzi.server.persist import settle_accounts
+
+    upgrade(db_url)
+    engine = sync_engine(db_url)
+    with engine.begin() as db:
+        made = "INSERT INTO accounts (nickname, kind, balance, created_at) "
+        for name, balance in (("a", 100), ("b", 50)):
+            db.execute(text(made + "VALUES (:n, 'guest', :b, CURRENT_TIMESTAMP)"),
+                       {"n": name, "b": balance})  # fmt: skip
+        a, b = db.scalars(text("SELECT id FROM accounts ORDER BY id")).all()
+        db.execute(text("INSERT INTO rooms (code, host_id, public, rounds, rules, status, "
+                        "created_at) VALUES ('ABCDEF', :a, true, 1, '{}', 'playing', "
+                        "CURRENT_TIMESTAMP)"), {"a": a})  # fmt: skip
+        room = db.scalar(text("SELECT id FROM rooms"))
+        db.execute(text("INSERT INTO matches (room_id, rules, seed, rounds_total, balances, "
+                        "status, created_at) VALUES (:r, '{}', 1, 2, '[]', 'playing', "
+                        "CURRENT_TIMESTAMP)"), {"r": room})  # fmt: skip
+        match = db.scalar(text("SELECT id FROM matches"))
+    seats = lambda *ids: SimpleNamespace(  # noqa: E731
+        seats=[SimpleNamespace(account_id=i) for i in ids], match_id=match
+    )
+    with engine.begin() as db:
+        settle_accounts(seats(a, b), db, [7, -7], 0)  # type: ignore[arg-type]
+        settle_accounts(seats(b, a, b), db, [-3, 10, -7], 1)  # type: ignore[arg-type]
+    with engine.connect() as db:
+        got = db.execute(
+            select(LedgerEntry.account_id, LedgerEntry.delta, LedgerEntry.balance_after,
+                   LedgerEntry.round_index, LedgerEntry.reason).order_by(LedgerEntry.id)
+        ).all()  # fmt: skip
+        balances = dict(db.execute(select(Account.id, Account.balance)).all())
+    engine.dispose()
+    assert [tuple(r) for r in got] == [
+        (a, 7, 107, 0, "round"), (b, -7, 43, 0, "round"),
+        (b, -3, 40, 1, "round"), (a, 10, 117, 1, "round"), (b, -7, 33, 1, "round"),
+    ]  # fmt: skip
+    assert balances == {a: 117, b: 33}
 
 
 def test_points_columns_are_64_bit(db_url: str) -> None:
