@@ -7,6 +7,7 @@ upgrades the database to the newest revision before it accepts a connection.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,15 +24,17 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     event,
+    literal,
     select,
     text,
     true,
+    union_all,
 )
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.sql import Select
+from sqlalchemy.sql import Select, Subquery
 
 __all__ = [
     "LIVE_ROOM",
@@ -48,6 +51,7 @@ __all__ = [
     "SessionToken",
     "backend_of",
     "default_db_url",
+    "literal_rows",
     "make_engine",
     "private_sqlite_file",
     "room_by_code",
@@ -140,6 +144,16 @@ class RoomRow(Base):
     ready_seconds: Mapped[float | None] = mapped_column(Float)
     # 再来一局: the room its seats moved on to (the same seats, a new match).
     next_room_id: Mapped[int | None] = mapped_column(Integer)
+
+
+def literal_rows(name: str, rows: Sequence[dict[str, Any]]) -> Subquery:
+    """``rows`` (same keys, in order) as a derived table ``name`` of bound values, to
+    INSERT … SELECT from in one statement that reads nothing back (a round's ledger and
+    club results: pipelined on PostgreSQL, commit.py). A UNION ALL of one-row SELECTs:
+    SQLite has no ``VALUES … AS name (columns)``."""
+    return union_all(
+        *(select(*(literal(v).label(k) for k, v in row.items())) for row in rows)
+    ).subquery(name)
 
 
 def room_by_code(code: str) -> Select[RoomRow]:

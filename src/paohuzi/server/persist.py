@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from sqlalchemy import Connection as SqlConnection
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import case, insert, literal, select, union_all, update
+from sqlalchemy import case, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..core.match import Match
@@ -19,7 +19,17 @@ from ..core.state import State
 from . import ratings, standings
 from .clock import SeatInfo
 from .commit import Row, SyncWrite, Write, committer_for
-from .db import Account, Decision, LedgerEntry, MatchRow, RoomRow, RoomSeat, RoundRow, now
+from .db import (
+    Account,
+    Decision,
+    LedgerEntry,
+    MatchRow,
+    RoomRow,
+    RoomSeat,
+    RoundRow,
+    literal_rows,
+    now,
+)
 from .limits import PlaySettings
 from .vote import Vote
 
@@ -171,16 +181,7 @@ def _settle_seats(
         .where(Account.id.in_(moved))
         .values(balance=Account.balance + case(moved, value=Account.id, else_=0))
     )
-    rows = union_all(
-        *(
-            select(
-                literal(s).label("seat"),
-                literal(account).label("account_id"),
-                literal(delta).label("delta"),
-            )
-            for s, account, delta in seats
-        )
-    ).subquery("seats")
+    rows = literal_rows("seats", [{"seat": s, "account_id": a, "delta": d} for s, a, d in seats])
     names = ["account_id", "delta", "balance_after", "reason", "match_id", "round_index",
              "created_at"]  # fmt: skip
     after = (

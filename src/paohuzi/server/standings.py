@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection as SqlConnection
-from sqlalchemy import and_, insert, literal, select, true, union_all, update
+from sqlalchemy import and_, insert, literal, select, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.state import RoundResult
 from .clubdb import ClubResult, ClubRoom, ClubSeason
-from .db import Account, now
+from .db import Account, literal_rows, now
 from .errors import ApiError
 
 __all__ = ["close_season", "record_round", "season_json", "seasons_json", "standings"]
@@ -40,17 +40,11 @@ def record_round(
     SELECT (nothing read back: pipelined on PostgreSQL, commit.py) that finds the club
     and its open season itself and inserts nothing for a room of no club. A club always
     has one open season (``close_season`` opens the next in the same transaction)."""
-    seats = union_all(
-        *(
-            select(
-                literal(s).label("seat"),
-                literal(acct).label("account_id"),
-                literal(result.deltas[s]).label("delta"),
-                literal(result.winner == s).label("won"),
-            )
-            for s, acct in enumerate(players)
-        )
-    ).subquery("seats")
+    seats = literal_rows(
+        "seats",
+        [{"seat": s, "account_id": acct, "delta": result.deltas[s], "won": result.winner == s}
+         for s, acct in enumerate(players)],
+    )  # fmt: skip
     rows = (
         select(ClubRoom.club_id, ClubSeason.id, literal(match_id), literal(rnd),
                seats.c.account_id, seats.c.delta, seats.c.won, literal(last), literal(now()))
