@@ -74,6 +74,7 @@ POSITIVE: dict[str, list[str]] = {
         "clone_microseconds",
         "clone_with_history_microseconds",
     ],
+    "settlement.py": ["rounds", "cpu_ms_per_settlement", "wall_ms_per_settlement", "ledger_rows"],
     "selfplay.py": [
         "games",
         "batched.decisions",

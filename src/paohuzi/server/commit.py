@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sys
 import weakref
@@ -229,6 +230,7 @@ def _writer_thread() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(1, thread_name_prefix="paohuzi-commit")
 
 
+@functools.cache
 def _insert(table: Table) -> Insert:
     """An insert that reads nothing back: no RETURNING of a generated key (a lone row's
     would need a round trip of its own, and pipeline mode reads no rows)."""

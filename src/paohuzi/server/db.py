@@ -23,8 +23,8 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    bindparam,
     event,
-    literal,
     select,
     text,
     true,
@@ -35,6 +35,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql import Select, Subquery
+from sqlalchemy.types import TypeEngine
 
 __all__ = [
     "LIVE_ROOM",
@@ -50,11 +51,12 @@ __all__ = [
     "RoundRow",
     "SessionToken",
     "backend_of",
+    "bound_rows",
     "default_db_url",
-    "literal_rows",
     "make_engine",
     "private_sqlite_file",
     "room_by_code",
+    "row_params",
     "safe_url",
     "upgrade",
     "writer_engine",
@@ -146,14 +148,22 @@ class RoomRow(Base):
     next_room_id: Mapped[int | None] = mapped_column(Integer)
 
 
-def literal_rows(name: str, rows: Sequence[dict[str, Any]]) -> Subquery:
-    """``rows`` (same keys, in order) as a derived table ``name`` of bound values, to
-    INSERT … SELECT from in one statement that reads nothing back (a round's ledger and
-    club results: pipelined on PostgreSQL, commit.py). A UNION ALL of one-row SELECTs:
-    SQLite has no ``VALUES … AS name (columns)``."""
+def bound_rows(name: str, columns: Sequence[tuple[str, TypeEngine[Any]]], n: int) -> Subquery:
+    """A derived table ``name`` of ``n`` rows whose values are bind parameters
+    (``row_params`` names them), to INSERT … SELECT from in one statement that reads
+    nothing back (a round's ledger and club results: pipelined on PostgreSQL,
+    commit.py). A UNION ALL of one-row SELECTs: SQLite has no ``VALUES … AS name
+    (columns)``. Built once per shape and kept: a statement built afresh each round cost
+    SQLAlchemy more than the database's work (cache keys, labels, annotations)."""
     return union_all(
-        *(select(*(literal(v).label(k) for k, v in row.items())) for row in rows)
-    ).subquery(name)
+        *(select(*(bindparam(f"{name}_{k}_{i}", type_=t).label(k) for k, t in columns))
+          for i in range(n))
+    ).subquery(name)  # fmt: skip
+
+
+def row_params(name: str, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The parameters of ``bound_rows(name, …, len(rows))`` for these rows."""
+    return {f"{name}_{k}_{i}": v for i, row in enumerate(rows) for k, v in row.items()}
 
 
 def room_by_code(code: str) -> Select[RoomRow]:

@@ -4,13 +4,25 @@ the stored 托管 switch and 解散 vote, and rebuilding a table from its rows (
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from sqlalchemy import (
+    BigInteger,
+    Insert,
+    Integer,
+    Update,
+    bindparam,
+    case,
+    insert,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy import Connection as SqlConnection
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import case, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..core.match import Match
@@ -27,8 +39,9 @@ from .db import (
     RoomRow,
     RoomSeat,
     RoundRow,
-    literal_rows,
+    bound_rows,
     now,
+    row_params,
 )
 from .limits import PlaySettings
 from .vote import Vote
@@ -122,6 +135,17 @@ def _players(t: Table) -> list[ratings.Player]:
     return [ratings.Player(s.account_id, s.bot) for s in t.seats]
 
 
+#: A round's row, inserted as the round before it settles (built once: parameters).
+_NEXT_ROUND = insert(RoundRow).inline()
+#: A round's row marked dealt (``store_deal``; built once: parameters).
+_DEALT = (
+    update(RoundRow)
+    .where(RoundRow.match_id == bindparam("dealt_match", type_=Integer()),
+           RoundRow.index == bindparam("dealt_round", type_=Integer()))
+    .values(started=True)
+)  # fmt: skip
+
+
 def settle(t: Table, db: SqlConnection, new: State, rnd: int) -> None:
     """The round's ledger rows (a ``ledger`` match only), a club room's results
     (standings.py), the next round or the match's end with its ratings (ratings.py): in
@@ -138,16 +162,10 @@ def settle(t: Table, db: SqlConnection, new: State, rnd: int) -> None:
         gained = [b - a for a, b in zip(t.match.start_balances, result.balances, strict=True)]
         ratings.rate(db, _players(t), gained)
     if not last:  # (an open 解散 vote stays open)
-        db.execute(
-            insert(RoundRow).values(
-                match_id=t.match_id,
-                index=rnd + 1,
-                seed=t.match.round_seed(rnd + 1),
-                dealer=result.next_dealer,
-                balances=list(result.balances),
-                started=False,  # dealt once every seat is ready (store_deal)
-            )
-        )
+        next_round = {"match_id": t.match_id, "index": rnd + 1, "dealer": result.next_dealer,
+                      "seed": t.match.round_seed(rnd + 1), "balances": list(result.balances),
+                      "started": False}  # dealt once every seat is ready (store_deal)  # fmt: skip
+        db.execute(_NEXT_ROUND, next_round)
     else:
         db.execute(
             update(MatchRow)
@@ -175,22 +193,38 @@ def _settle_seats(
     t: Table, db: SqlConnection, seats: Sequence[tuple[int, int, int]], rnd: int
 ) -> None:
     """``settle_accounts`` for (seat, account, delta) rows of distinct accounts."""
-    moved = {account: delta for _s, account, delta in seats}
-    db.execute(
+    move, ledger = _settle_statements(len(seats))
+    params = row_params("seats", [{"seat": s, "account_id": a, "delta": d} for s, a, d in seats])
+    params.update(match_id=t.match_id, round_index=rnd, created_at=now())
+    db.execute(move, params)
+    db.execute(ledger, params)
+
+
+@functools.cache
+def _settle_statements(n: int) -> tuple[Update, Insert]:
+    """``_settle_seats``'s two statements for ``n`` seats, built once (bind parameters
+    ``db.row_params`` names, and ``match_id``, ``round_index``, ``created_at``)."""
+    ints = [("seat", Integer()), ("account_id", Integer()), ("delta", BigInteger())]
+    ids = [bindparam(f"seats_account_id_{i}", type_=Integer()) for i in range(n)]
+    deltas = [bindparam(f"seats_delta_{i}", type_=BigInteger()) for i in range(n)]
+    move = (
         update(Account)
-        .where(Account.id.in_(moved))
-        .values(balance=Account.balance + case(moved, value=Account.id, else_=0))
-    )
-    rows = literal_rows("seats", [{"seat": s, "account_id": a, "delta": d} for s, a, d in seats])
+        .where(Account.id.in_(ids))
+        .values(balance=Account.balance
+                + case(*((Account.id == a, d) for a, d in zip(ids, deltas, strict=True)),
+                       else_=0))
+    )  # fmt: skip
+    rows = bound_rows("seats", ints, n)
     names = ["account_id", "delta", "balance_after", "reason", "match_id", "round_index",
              "created_at"]  # fmt: skip
     after = (
         select(rows.c.account_id, rows.c.delta, Account.balance, literal("round"),
-               literal(t.match_id), literal(rnd), literal(now()))
+               bindparam("match_id", type_=Integer()), bindparam("round_index", type_=Integer()),
+               bindparam("created_at", type_=LedgerEntry.created_at.type))
         .join_from(rows, Account, Account.id == rows.c.account_id)
         .order_by(rows.c.seat)
     )  # fmt: skip
-    db.execute(insert(LedgerEntry).from_select(names, after))
+    return move, insert(LedgerEntry).from_select(names, after)
 
 
 async def store_deal(t: Table, rnd: int) -> None:
@@ -200,11 +234,7 @@ async def store_deal(t: Table, rnd: int) -> None:
     with a hundred tables, one in nearly every commit cycle, doubling its length)."""
 
     def store(db: SqlConnection) -> None:
-        db.execute(
-            update(RoundRow)
-            .where(RoundRow.match_id == t.match_id, RoundRow.index == rnd)
-            .values(started=True)
-        )
+        db.execute(_DEALT, {"dealt_match": t.match_id, "dealt_round": rnd})
 
     await write(t, None, (), store, blind=True)
 

@@ -9,18 +9,30 @@ listed too, so nothing a bot won or lost goes missing.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Insert,
+    Integer,
+    and_,
+    bindparam,
+    insert,
+    select,
+    true,
+    update,
+)
 from sqlalchemy import Connection as SqlConnection
-from sqlalchemy import and_, insert, literal, select, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.state import RoundResult
 from .clubdb import ClubResult, ClubRoom, ClubSeason
-from .db import Account, literal_rows, now
+from .db import Account, bound_rows, now, row_params
 from .errors import ApiError
 
 __all__ = ["close_season", "record_round", "season_json", "seasons_json", "standings"]
@@ -40,23 +52,40 @@ def record_round(
     SELECT (nothing read back: pipelined on PostgreSQL, commit.py) that finds the club
     and its open season itself and inserts nothing for a room of no club. A club always
     has one open season (``close_season`` opens the next in the same transaction)."""
-    seats = literal_rows(
+    params = row_params(
         "seats",
         [{"seat": s, "account_id": acct, "delta": result.deltas[s], "won": result.winner == s}
          for s, acct in enumerate(players)],
     )  # fmt: skip
+    params.update(match_id=match_id, round_index=rnd, last=last, created_at=now(), room_id=room_id)
+    db.execute(_record_statement(len(players)), params)
+
+
+@functools.cache
+def _record_statement(n: int) -> Insert:
+    """``record_round``'s statement for ``n`` seats, built once (bind parameters
+    ``db.row_params`` names, and ``match_id``, ``round_index``, ``last``, ``created_at``,
+    ``room_id``)."""
+    seats = bound_rows(
+        "seats",
+        [("seat", Integer()), ("account_id", Integer()), ("delta", BigInteger()),
+         ("won", Boolean())],
+        n,
+    )  # fmt: skip
     rows = (
-        select(ClubRoom.club_id, ClubSeason.id, literal(match_id), literal(rnd),
-               seats.c.account_id, seats.c.delta, seats.c.won, literal(last), literal(now()))
+        select(ClubRoom.club_id, ClubSeason.id, bindparam("match_id", type_=Integer()),
+               bindparam("round_index", type_=Integer()), seats.c.account_id, seats.c.delta,
+               seats.c.won, bindparam("last", type_=Boolean()),
+               bindparam("created_at", type_=ClubResult.created_at.type))
         .join_from(ClubRoom, ClubSeason, and_(ClubSeason.club_id == ClubRoom.club_id,
                                                ClubSeason.closed_at.is_(None)))
         .join(seats, true())
-        .where(ClubRoom.room_id == room_id)
+        .where(ClubRoom.room_id == bindparam("room_id", type_=Integer()))
         .order_by(seats.c.seat)
     )  # fmt: skip
     names = ["club_id", "season_id", "match_id", "round_index", "account_id", "delta", "won",
              "last", "created_at"]  # fmt: skip
-    db.execute(insert(ClubResult).from_select(names, rows))
+    return insert(ClubResult).from_select(names, rows)
 
 
 async def _season(db: AsyncSession, club_id: int, number: int | None) -> ClubSeason:
