@@ -39,7 +39,9 @@ async def test_writes_share_transactions_and_a_bad_one_fails_alone(
         key = k if k >= 100 else k % 40  # 40..49 repeat 0..9: duplicate keys
         rows = [(ROWS, {"k": key, "v": str(k)})]
         try:
-            await c.commit(rows=rows, then=then_fails if k == 7 else None)
+            # (blind: a batch's reading writes commit after its blind ones, the
+            # coroutine writes last; these writes all share one kind, so queue order)
+            await c.commit(rows=rows, then=then_fails if k == 7 else None, blind=True)
         except IntegrityError:
             return "duplicate"
         except RuntimeError:
@@ -124,6 +126,51 @@ async def test_blind_writes_share_the_pipeline_and_a_reading_one_reads(
     assert read == ["moved"]
     kind = "postgresql" if db_url.startswith("postgresql") else "sqlite"
     assert seen == [(kind, True), (kind, False)]  # (_pipelined is a no-op on SQLite)
+
+
+async def test_a_reading_write_does_not_hold_back_the_blind_ones_beside_it(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Queued together, a blind write and one that reads (a match's last round, rating its
+    # players) go in two transactions: the blind one first, pipelined on PostgreSQL, so
+    # the reading one's round trips hold back no other table's decisions.
+    from paohuzi.server import commit
+
+    seen: list[tuple[str, bool]] = []
+    real = commit._pipelined
+
+    def spy(conn: Connection, plain: bool) -> object:
+        seen.append((conn.dialect.name, plain))
+        return real(conn, plain)
+
+    monkeypatch.setattr(commit, "_pipelined", spy)
+    blocking = sync_engine(db_url)
+    META.create_all(blocking)
+    engine, sessions = make_engine(db_url)
+    c = committer_for(sessions)
+    read: list[str | None] = []
+
+    def blind(db: Connection) -> None:
+        db.execute(ROWS.update().where(ROWS.c.k == 1).values(v="moved"))
+
+    def reads(db: Connection) -> None:
+        read.append(db.execute(select(ROWS.c.v).where(ROWS.c.k == 1)).scalar())
+
+    try:
+        await asyncio.gather(  # one batch: both are queued before the writer runs
+            c.commit(rows=[(ROWS, {"k": 2, "v": "x"})], then=reads),
+            c.commit(rows=[(ROWS, {"k": 1, "v": "new"})], then=blind, blind=True),
+        )
+        await c.close()
+    finally:
+        await engine.dispose()
+    with blocking.connect() as db:
+        assert dict(db.execute(select(ROWS.c.k, ROWS.c.v)).all()) == {1: "moved", 2: "x"}
+    blocking.dispose()
+    assert read == ["moved"]  # the blind transaction committed first
+    kind = "postgresql" if db_url.startswith("postgresql") else "sqlite"
+    assert seen == [(kind, True), (kind, False)]
+    assert (c.batches, c.writes) == (2, 2)
 
 
 def test_an_in_memory_database_has_no_writer_thread() -> None:

@@ -62,7 +62,12 @@ T = TypeVar("T")
 
 
 class GroupCommitter:
-    """Batches writes into shared transactions; ``commit`` returns once one is durable."""
+    """Batches writes into shared transactions; ``commit`` returns once one is durable.
+
+    Writes of one kind commit in the order they were queued; of a batch, the blind writes
+    and plain inserts commit first, then those that read, then the coroutine writes (no
+    two writes of the server's that a batch holds depend on each other's order: each
+    table waits for its write before its next)."""
 
     def __init__(
         self,
@@ -126,10 +131,17 @@ class GroupCommitter:
         if self.engine is None:
             await self._write_one(batch, threaded=False)
             return
+        # On the writer thread: the blind writes (pipelined on PostgreSQL) in one
+        # transaction, then the few that read (a match's last round rating people) in
+        # another, so that their round trips never hold the others' decisions back. A table
+        # waits for its write before its next, so no table has a write in both.
         threaded = [item for item in batch if item[0] is None]
+        blind = [item for item in threaded if item[1] is None or item[3]]
+        reading = [item for item in threaded if not (item[1] is None or item[3])]
         other = [item for item in batch if item[0] is not None]
-        if threaded:
-            await self._write_one(threaded, threaded=True)
+        for part in (blind, reading):
+            if part:
+                await self._write_one(part, threaded=True)
         if other:
             await self._write_one(other, threaded=False)
 

@@ -162,9 +162,10 @@ def settle(t: Table, db: SqlConnection, new: State, rnd: int) -> None:
         gained = [b - a for a, b in zip(t.match.start_balances, result.balances, strict=True)]
         ratings.rate(db, _players(t), gained)
     if not last:  # (an open 解散 vote stays open)
+        # (not dealt: dealt once every seat is ready, store_deal)
         next_round = {"match_id": t.match_id, "index": rnd + 1, "dealer": result.next_dealer,
                       "seed": t.match.round_seed(rnd + 1), "balances": list(result.balances),
-                      "started": False}  # dealt once every seat is ready (store_deal)  # fmt: skip
+                      "started": False}  # fmt: skip
         db.execute(_NEXT_ROUND, next_round)
     else:
         db.execute(
