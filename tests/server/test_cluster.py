@@ -268,9 +268,9 @@ async def test_a_paused_owner_loses_the_table_and_its_late_writes_are_refused(
     assert w_paused.proc is not None
     assert await asyncio.to_thread(_owner_pid, redis_url, match_id) == w_paused.proc.pid
     socks = [await Sock.open(w_paused, code, tokens[0]) for _ in range(3)]
-    # Seat 0's first decision: a discard, or a claim window that waits for its answer;
-    # either way nothing moves until seat 0 answers.
-    prompt = await socks[0].until(my_turn, timeout=30)
+    # Seat 0's first decision the table waits on it alone for (a claim window that another
+    # seat's claim settles first would make the late decision stale, not fenced).
+    prompt = await _awaited_turn(socks[0])
     for sock in socks[1:]:
         await sock.kind("snapshot")
     refused0 = _metric(w_paused, "paohuzi_commits_refused_total")
@@ -329,6 +329,22 @@ async def test_a_paused_owner_loses_the_table_and_its_late_writes_are_refused(
         total = n.fetchone()
     assert total == (sum(len(r.actions) for r in record.rounds),)
     check_ledger(w_other, code, match_id, states)
+
+
+async def _awaited_turn(sock: Sock, quiet: float = 1.5, timeout: float = 30) -> dict[str, Any]:
+    """The seat's decision once nothing has moved for ``quiet`` seconds after it: the other
+    seats (bots answering at once) have answered, so nothing moves until this seat does. A
+    prompt that an event or a later prompt follows in that time is passed over."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no decision waited on seat 0 alone; last {sock.messages[-3:]}"
+        prompt = await sock.until(my_turn, timeout=left)
+        after = sock._seen
+        await asyncio.sleep(quiet)
+        moved = ("event", "prompt", "snapshot", "match_over")
+        if not any(m["type"] in moved for m in sock.messages[after:]):
+            return prompt
 
 
 def _self_tuoguan(m: dict[str, Any]) -> bool:

@@ -82,7 +82,9 @@ def test_a_chinese_page_shows_no_english_sentence_for_any_error(
         assert text and not SENTENCE.search(text), (c, text)
     # Real refusals from the server, through the page's own calls.
     page.goto(f"{web.http}/#/room/000000")
-    page.wait_for_selector(".error")
+    # Only the hash changes, so the table's page may still be on screen (or 加载中…) when
+    # an element of class error first shows: wait for the refusal itself.
+    page.wait_for_selector(".error:has-text('没有这个房间')")
     shown = str(page.locator("main").inner_text())
     assert "没有这个房间" in shown and not SENTENCE.search(shown), shown
     bad = httpx.post(f"{web.http}/accounts/guest", json={"nickname": "x" * 40})

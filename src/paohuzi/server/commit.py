@@ -61,6 +61,11 @@ _Item = tuple[Write | None, SyncWrite | None, Sequence[Row], bool, "asyncio.Futu
 T = TypeVar("T")
 
 
+def _blind(item: _Item) -> bool:
+    """Reads nothing back: rows to insert alone, or a ``then`` committed as blind."""
+    return item[1] is None or item[3]
+
+
 class GroupCommitter:
     """Batches writes into shared transactions; ``commit`` returns once one is durable.
 
@@ -136,8 +141,8 @@ class GroupCommitter:
         # another, so that their round trips never hold the others' decisions back. A table
         # waits for its write before its next, so no table has a write in both.
         threaded = [item for item in batch if item[0] is None]
-        blind = [item for item in threaded if item[1] is None or item[3]]
-        reading = [item for item in threaded if not (item[1] is None or item[3])]
+        blind = [item for item in threaded if _blind(item)]
+        reading = [item for item in threaded if not _blind(item)]
         other = [item for item in batch if item[0] is not None]
         for part in (blind, reading):
             if part:
@@ -181,7 +186,7 @@ class GroupCommitter:
     def _transaction(self, by_table: dict[Table, list[dict[str, Any]]], batch: list[_Item]) -> None:
         """The writer thread's transaction: committed (durable) when this returns."""
         assert self.engine is not None
-        plain = all(then is None or blind for _, then, _, blind, _ in batch)
+        plain = all(map(_blind, batch))
         with self.engine.connect() as conn, _pipelined(conn, plain), conn.begin():
             for table, values in by_table.items():
                 conn.execute(_insert(table), values)
