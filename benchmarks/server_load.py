@@ -265,6 +265,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--rounds", type=int, default=8, help="rounds per match")
     ap.add_argument("--profile", help="py-spy the server in the window: collapsed stacks here")
+    ap.add_argument("--gil", action="store_true", help="with --profile: GIL holders only")
     ap.add_argument(
         "--no-batch",
         action="store_true",
@@ -335,6 +336,7 @@ def _measure(
     if args.profile:  # where the server's time goes (pip install py-spy)
         spy = subprocess.Popen(
             [_py_spy(), "record", "--format", "raw", "--rate", "200", "--nonblocking",
+             *(["--gil"] if args.gil else []),
              "-d", str(int(args.seconds)), "-o", args.profile, "-p", str(server.pid)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

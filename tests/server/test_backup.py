@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -95,7 +96,14 @@ def test_backup_during_play_restores_and_replays(
         while _decisions(db_url, 2) < 20:
             assert second.poll() is None and time.monotonic() < deadline, "no second match"
             time.sleep(0.05)
-        done = _paohuzi(*_deploy("deploy-backup", 0, swaps))
+        # Seat 0's client is held while the backup runs (the server's bots play on until
+        # they wait for it): on a fast machine the match could otherwise end before the
+        # snapshot, which must be taken mid-match.
+        second.send_signal(signal.SIGSTOP)
+        try:
+            done = _paohuzi(*_deploy("deploy-backup", 0, swaps))
+        finally:
+            second.send_signal(signal.SIGCONT)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("backup of ") and "backup.bin" in done.stdout
         out, _ = second.communicate(timeout=600)

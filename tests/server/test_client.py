@@ -275,6 +275,47 @@ async def test_the_bot_client_tells_an_overtaken_claim_from_a_refused_open_decis
     assert ws.sent[-1]["type"] == "act" and ws.sent[-1]["step"] == 6  # answered again
 
 
+async def test_the_bot_client_sends_again_what_the_sockets_rate_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``rate_limited`` drops a message unread and cannot say which: the intent in flight
+    goes again (a repeat is harmless) and the seat's state is asked for, with 准备 pressed
+    again if a round still waits for it. Before, a dropped intent left the client waiting
+    for its ack forever (a paused and resumed bot hung in round 30 of a fast match)."""
+    from paohuzi.bots import make_bot
+    from paohuzi.server import client
+
+    monkeypatch.setattr(client, "RATE_LIMITED_PAUSE", 0.0)
+    st = paohuzi.new_game(seed=3)
+    s = st.to_act()[0]
+    v = paohuzi.view(st, s)
+    legal = [{"id": a.id, "text": a.text()} for a in v.legal]
+    p = SeatPlayer("ws://unused", "token", make_bot("random", 0))
+    ws = _Ws()
+    await _feed(p, ws, _prompt(4, 4, legal, view_to_dict(v)))
+    (intent,) = ws.sent
+    dropped = {"type": "error", "code": "rate_limited", "reason": "…", "client_id": None}
+    await _feed(p, ws, dropped)
+    assert ws.sent[1:] == [intent, {"type": "resync"}]  # the same intent, then the state
+    await _feed(p, ws, {"type": "ack", "client_id": intent["client_id"], "step": 5,
+                        "duplicate": True})  # fmt: skip
+    assert p._pending is None and p.decisions == 1
+
+    # A dropped 准备: the snapshot that answers the resync shows the wait, pressed again.
+    wait = {"type": "readiness", "round": 1, "ready": [False, False, False]}
+    p.seat, p.match_id = s, 1
+    await _feed(p, ws, wait)
+    assert ws.sent[-1] == {"type": "ready"}
+    await _feed(p, ws, wait)  # once per wait
+    assert ws.sent[-1] == {"type": "ready"} and ws.sent[-2] != {"type": "ready"}
+    await _feed(p, ws, dropped)
+    assert ws.sent[-1] == {"type": "resync"}
+    snap = {**_prompt(6, 4, [], None), "type": "snapshot", "seat": s, "match_id": 1,
+            "seq": 0, "ready": wait}  # fmt: skip
+    await _feed(p, ws, snap)
+    assert ws.sent[-1] == {"type": "ready"}
+
+
 async def test_bot_clients_playing_a_match_see_no_stale_refusal_of_an_open_decision(
     server: Server,
 ) -> None:

@@ -33,6 +33,7 @@ __all__ = [
 ]
 
 RECORD_TRIES = 8  # downloads of a match's record before giving up (about 24 s of waits)
+RATE_LIMITED_PAUSE = 0.5  # seconds before sending again what the socket's rate dropped
 
 
 class ClientError(Exception):
@@ -329,6 +330,9 @@ class SeatPlayer:
         if code in ("not_seated", "no_room", "unauthenticated", "private"):
             raise ClientError(f"the server refused the seat: {m.get('reason')}", bad_input=True)
         self.errors.append(m)
+        if code == "rate_limited" and m.get("client_id") is None:
+            await self._dropped(ws)
+            return
         if self._pending is None or m.get("client_id") != self._pending["client_id"]:
             return
         if code == "internal":  # not applied: the same intent again
@@ -351,6 +355,19 @@ class SeatPlayer:
             await self._act(ws, fallback=True)
         else:
             await self._act(ws)
+
+    async def _dropped(self, ws: Any) -> None:
+        """A message dropped unread over the socket's rate (docs/protocol.md): the server
+        cannot say which, so after a pause the intent in flight goes again (its client id
+        makes a repeat harmless) and the seat's state is asked for, with 准备 pressed again
+        if a round still waits for it. Left alone, a dropped intent or 准备 would wait
+        forever for an answer."""
+        await asyncio.sleep(RATE_LIMITED_PAUSE)  # the bucket refills meanwhile
+        if self._pending is not None:
+            self._sent_at = time.perf_counter()
+            await ws.send(json.dumps(self._pending))
+        self._readied = None
+        await ws.send('{"type": "resync"}')
 
     async def _act(self, ws: Any, fallback: bool = False) -> None:
         m = self._prompt
