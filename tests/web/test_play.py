@@ -234,6 +234,27 @@ def test_reload_and_a_lost_connection_keep_the_seat(browser: Any, web: ServerPro
     assert errors == []
 
 
+def test_an_act_the_sockets_rate_dropped_goes_again(browser: Any, web: ServerProcess) -> None:
+    """``rate_limited`` drops a message unread and cannot say which: the page sends its act
+    in flight again after a pause (one act, once), rather than wait for an ack forever."""
+    code, login = bot_room(web.http, "限速", 1, 7)
+    page, _ = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".table")
+    sent = page.evaluate(
+        """() => new Promise((done) => {
+          const g = window.__phz.game, sent = [];
+          g.send = (m) => { if (m.type === "act") sent.push(m); };  // kept from the server
+          g.pending = {type: "act", action: 20, step: 1, client_id: "dropped"};
+          g.receive({type: "error", code: "rate_limited", reason: "dropped", client_id: null});
+          const early = sent.length;  // nothing at once: the bucket refills first
+          setTimeout(() => done({early, sent}), 1200);
+        })"""
+    )
+    act = {"type": "act", "action": 20, "step": 1, "client_id": "dropped"}
+    assert sent == {"early": 0, "sent": [act]}, sent
+
+
 def test_countdown_tuoguan_and_dissolve(browser: Any, web: ServerProcess) -> None:
     login = guest(web, "托管")
     tok = login["token"]

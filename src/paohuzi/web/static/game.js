@@ -4,6 +4,8 @@
 const WS_PATH = (code, invite) =>
   `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${code}${invite ? `?key=${encodeURIComponent(invite)}` : ""}`;
 
+const RESEND_MS = 500; // before an act dropped over the socket's rate goes again
+
 export class Game {
   /**
    * ``onChange(game)`` after anything changed; ``onEvent(msg, live)`` for each event
@@ -120,6 +122,12 @@ export class Game {
         if (this.pending && m.client_id === this.pending.client_id) {
           this.pending = null;
           this.actedAt = null;
+        } else if (this.pending && m.code === "rate_limited" && m.client_id == null) {
+          // Dropped unread over the socket's rate, which cannot say which message: the act
+          // in flight goes again after a pause (its client_id makes a repeat harmless);
+          // left alone it would wait for an ack forever.
+          const act = this.pending;
+          setTimeout(() => { if (this.pending === act) this.send(act); }, RESEND_MS);
         }
         this.onError(m);
         break;
