@@ -248,8 +248,7 @@ class SeatPlayer:
             hello["since"] = self.seq
         await ws.send(json.dumps(hello))
         if self._pending is not None:  # an intent the server may never have received
-            self._sent_at = time.perf_counter()
-            await ws.send(json.dumps(self._pending))
+            await self._send_pending(ws)
         async for text in ws:
             self._heard = time.monotonic()
             data = json.loads(text)
@@ -337,8 +336,7 @@ class SeatPlayer:
             return
         if code == "internal":  # not applied: the same intent again
             await asyncio.sleep(0.05)
-            self._sent_at = time.perf_counter()
-            await ws.send(json.dumps(self._pending))
+            await self._send_pending(ws)
             return
         self._pending = None
         if code == "stale":
@@ -364,8 +362,7 @@ class SeatPlayer:
         forever for an answer."""
         await asyncio.sleep(RATE_LIMITED_PAUSE)  # the bucket refills meanwhile
         if self._pending is not None:
-            self._sent_at = time.perf_counter()
-            await ws.send(json.dumps(self._pending))
+            await self._send_pending(ws)
         self._readied = None
         await ws.send('{"type": "resync"}')
 
@@ -384,5 +381,11 @@ class SeatPlayer:
         self._n += 1
         self._pending = {"type": "act", "action": aid, "step": m["step"],
                          "client_id": f"{self.seat}-{m['since']}-{self._n}"}  # fmt: skip
+        await self._send_pending(ws)
+
+    async def _send_pending(self, ws: Any) -> None:
+        """Send the intent in flight (again, after a reconnect or a refusal that did not
+        apply it: its client id makes a repeat harmless); its ack's latency counts from here."""
+        assert self._pending is not None
         self._sent_at = time.perf_counter()
         await ws.send(json.dumps(self._pending))
