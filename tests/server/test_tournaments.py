@@ -103,9 +103,35 @@ async def test_bots_fill_seats_and_strangers_see_nothing(server: Server) -> None
     stranger = guest(server, "stranger")
     r = httpx.get(f"{server.http}/clubs/{cid}/tournaments/{tid}/results", headers=auth(stranger))
     assert r.status_code == 404 and r.json()["code"] == "no_club"
-    await asyncio.wait_for(_play(server, cid, tid, owner, "heuristic", 0), 300)
+    play = asyncio.create_task(_play(server, cid, tid, owner, "heuristic", 0))
+    # A finished game of a tournament still running shows no cards: its next rotations are
+    # the same deal (the record showed every hand and the stock of the game to come).
+    checked = False
+    while not play.done() and not checked:
+        res = await asyncio.to_thread(_results, server, cid, tid, owner)
+        done = [
+            p for d in res["deals"] for p in d["plays"]
+            if all(x["result"] is not None for x in p["seats"])
+        ]  # fmt: skip
+        if done and res["status"] != "finished":
+            for path in ("record", "rounds/0", "replay/0"):
+                url = f"{server.http}/matches/{done[0]['match_id']}/{path}"
+                r = await asyncio.to_thread(httpx.get, url, headers=auth(owner))
+                if r.status_code == 200:  # the tournament ended in between: no check
+                    assert _results(server, cid, tid, owner)["status"] == "finished", r.text
+                    break
+                assert r.status_code == 409 and r.json()["code"] == "not_finished", r.text
+                assert "tournament" in r.json()["reason"]
+            else:
+                checked = True
+        await asyncio.sleep(0.02)
+    await asyncio.wait_for(play, 300)
+    assert checked, "no finished game was seen while the tournament ran"
     res = _results(server, cid, tid, owner)
     assert len(res["deals"][0]["plays"]) == 3
+    record = httpx.get(f"{server.http}/matches/{res['deals'][0]['plays'][0]['match_id']}/record",
+                       headers=auth(owner))  # fmt: skip
+    assert record.status_code == 200, record.text  # the tournament is over: shown
     assert abs(sum(res["deals"][0]["scores"].values())) < 1e-3
     bad = [
         {"deals": 1, "players": [ids[0], "heuristic"]},

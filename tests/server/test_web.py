@@ -72,6 +72,7 @@ def test_a_seeded_room_deals_its_seed_and_replays_step_by_step(
             assert events == [e.to_dict() for e in paohuzi.censored_log(st, seat)]
             seats = c.get(f"/rooms/{data_code}").json()["seats"]
             assert data["names"] == [s["nickname"] for s in seats] == ["random bot"] * 3
+            assert data["bots"] == [s["bot"] for s in seats] == ["random"] * 3
         assert c.get(f"/matches/{match_id}/replay/1").status_code == 404
         assert c.get(f"/matches/{match_id}/replay/0?seat=3").status_code == 400
         assert c.get(f"/matches/{match_id}/rounds/1").status_code == 404

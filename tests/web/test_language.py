@@ -128,3 +128,17 @@ def test_no_emoji_that_renders_as_an_empty_box() -> None:
     for f in sorted((SERVER.parent / "web" / "static").glob("*.*")):
         if f.suffix in (".js", ".html", ".css", ".webmanifest"):
             assert not emoji.search(f.read_text(encoding="utf-8")), f.name
+
+
+def test_a_chi_in_the_log_shows_faces_not_notation(browser: Any, web: ServerProcess) -> None:
+    """The log said "吃 六：吃:六六陆" (the groups' notation): the faces, then the 比 groups."""
+    page, _ = open_page(browser, web, None, PHONE, "#/")
+    words = page.evaluate(
+        "() => import('/static/table.js').then((m) => ["
+        " m.eventWords({kind: 'chi', seat: 1, face: '六', groups: ['吃:六六陆']}, 0, null),"
+        " m.eventWords({kind: 'chi', seat: 0, face: '贰', groups: ['吃:贰柒拾', '比:二二贰']},"
+        " 0, null)])"
+    )
+    assert ":" not in "".join(words), words
+    assert words[0].endswith("吃 六：六六陆"), words
+    assert words[1].endswith("吃 贰：贰柒拾，比 二二贰"), words

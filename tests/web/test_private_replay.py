@@ -44,6 +44,12 @@ def test_a_private_replay_opens_with_its_key_only(browser: Any, web: ServerProce
     page.keyboard.press("End")
     page.wait_for_selector(".settlement")
     assert asked and all(u.endswith(f"key={key}") for u in asked), asked
+    # The bots are named by level and seat, as at the live table, not "random bot"; the
+    # sheet counts the replay's own rounds and its button goes back to the steps.
+    text = page.locator("main").inner_text()
+    assert "随机机器人1号" in text and "random bot" not in text, text
+    sheet = page.locator(".settlement").inner_text()
+    assert "第 1/1 局" in sheet.replace("\u00a0", " ") and "返回回放" in sheet, sheet
     assert watch.errors == [], watch.errors
     page.context.close()
     # Signed out, with the key: the replay; without it: no such match.

@@ -99,10 +99,18 @@ def test_room_from_the_lobby_form(browser: Any, web: ServerProcess, shots: Path,
     assert len(code) == 6 and code.isdigit()
     assert page.locator(".invite input").input_value().endswith(f"/#/room/{code}")
     check(page, watch, shots, f"room-{size}")
+    # The room says its rounds and clock; the host picks the bots' level here too (every
+    # bot added in the waiting room was 普通).
+    assert page.locator("[data-room-info]").inner_text() == "2 局 · 不限时"
+    page.select_option("[data-bot-level]", "gaoshou")
+    page.locator(".seat-row[data-seat='1']").get_by_role("button", name="加机器人").click()
+    page.wait_for_selector(".seat-row[data-seat='1'] >> text=高手机器人2号")
+    page.select_option("[data-bot-level]", "rumen")
     page.get_by_role("button", name="空位加机器人").click()
     page.wait_for_selector(".btn.primary:enabled >> text=开始")
     room = httpx.get(f"{web.http}/rooms/{code}").json()
     assert [s is not None for s in room["seats"]] == [True, True, True] and room["rounds"] == 2
+    assert [s["bot"] for s in room["seats"]] == [None, "gaoshou", "rumen"]
 
 
 def test_table_on_a_phone_turned_sideways(browser: Any, web: ServerProcess, shots: Path) -> None:
@@ -253,10 +261,13 @@ def test_replay(
     page.keyboard.press("ArrowRight")
     assert page.locator("[data-step]").inner_text().startswith("第 3/")
     assert page.locator(".hand-card").count() == 0  # the spectator's view: no hand
-    # The seats go by their nicknames: the guest and the two bots.
+    # The seats go by the guest's nickname and the bots' level names, as at the table.
     options = page.locator("select[aria-label='视角'] option").all_inner_texts()
-    assert "回放" in options[1] and all("bot" in o for o in options[2:]), options
-    assert "bot" in page.locator('.seat-panel[data-seat="1"] .seat-name').inner_text()
+    assert "回放" in options[1] and all("机器人" in o for o in options[2:]), options
+    assert "机器人" in page.locator('.seat-panel[data-seat="1"] .seat-name').inner_text()
+    # Nothing wider than the screen (at 390 px the replay was 450 px wide, cut off).
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= SIZES[size]["width"], f"the replay is {wide} px wide at {SIZES[size]}"
     page.select_option("select[aria-label='视角']", "0")
     page.wait_for_selector(".hand-card")
     check(page, watch, shots, f"replay-{size}")

@@ -96,6 +96,9 @@ def _lifespan(
         yield
         app.state.ready = False
         sweeper.cancel()
+        pool = getattr(app.state, "analysis", None)
+        if pool is not None:  # (its worker process would run on, orphaned: issue 29)
+            pool.close()
         await hub.shutdown()
         await engine.dispose()
         log.info("stopped: every acknowledged decision is stored")

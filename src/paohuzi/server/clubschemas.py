@@ -10,7 +10,7 @@ ClubName = Annotated[str, Field(min_length=1, max_length=32)]
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # true is no 1, "yes" no true
 
 
 class ClubBody(_Body):

@@ -37,7 +37,7 @@ class Auth(WireModel):
 
     type: Literal["auth"]
     token: Annotated[str, Field(min_length=1, max_length=200)]
-    since: Annotated[int | None, Field(ge=0)] = None
+    since: Annotated[int | None, Field(ge=0, le=2**31 - 1)] = None
     spectate: bool = False
     views: bool = False
     batch: bool = False
@@ -52,8 +52,9 @@ class Act(WireModel):
     """
 
     type: Literal["act"]
-    action: int | Annotated[str, Field(max_length=64)]
-    step: Annotated[int, Field(ge=0)]
+    # (bounded: a 4,000-digit number was quoted whole by the ``illegal`` or ``bad_step`` reply)
+    action: Annotated[int, Field(ge=0, le=2**31 - 1)] | Annotated[str, Field(max_length=64)]
+    step: Annotated[int, Field(ge=0, le=2**31 - 1)]
     client_id: Annotated[str, Field(min_length=1, max_length=64)]
 
 

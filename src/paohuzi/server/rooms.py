@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.rules import RuleSet
 from . import clubaccess, fairplay, nearby
-from .clubdb import ClubRoom
+from .clubdb import ClubRoom, Tournament, TournamentGame
 from .db import LIVE_ROOM, Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .ratelimit import Rates
@@ -43,9 +43,18 @@ async def is_insider(db: AsyncSession, room: RoomRow, me: Account | None) -> boo
     return found is not None
 
 
+def same_key(given: str | None, stored: str | None) -> bool:
+    """Whether ``given`` is the invite key ``stored``, compared in constant time as UTF-8
+    bytes (``secrets.compare_digest`` refuses a str with a non-ASCII character: an
+    invite link's ``?key=é`` was a 500)."""
+    if not given or not stored:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), stored.encode())
+
+
 def key_fits(room: RoomRow, key: str | None) -> bool:
     """Whether ``key`` is the room's invite key (compared in constant time)."""
-    return bool(key and room.invite_key and secrets.compare_digest(key, room.invite_key))
+    return same_key(key, room.invite_key)
 
 
 async def find_room(
@@ -100,8 +109,29 @@ async def visible_match(
     if found is not None:
         row, room, club = found
         if await _may_see_in(db, room, club, me, key) or await _played(db, match_id, me):
+            if club is not None:
+                await _not_in_a_running_tournament(db, row)
             return row
     raise ApiError("no_match", f"no match {match_id}", 404)
+
+
+async def _not_in_a_running_tournament(db: AsyncSession, row: MatchRow) -> None:
+    """Refuse (409 ``not_finished``) a game of a tournament still being played: every
+    rotation of a deal is the same cards, so its record, 结算 or replay would show a
+    player the hands and the stock of a game still to come (RULES.md §14)."""
+    running = await db.scalar(
+        select(Tournament.id)
+        .join(TournamentGame, TournamentGame.tournament_id == Tournament.id)
+        .where(TournamentGame.room_id == row.room_id, Tournament.status != "finished")
+        .limit(1)
+    )
+    if running is not None:
+        raise ApiError(
+            "not_finished",
+            f"match {row.id} is a game of tournament {running}, still being played: its "
+            "cards are shown once the tournament is over",
+            409,
+        )
 
 
 async def _played(db: AsyncSession, match_id: int, me: Account | None) -> bool:

@@ -31,7 +31,7 @@ BOT_KINDS = (
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # true is no 1, "yes" no true
 
 
 # What accounts.py accepts, written into the schema (nicknames are also stripped and must

@@ -86,10 +86,20 @@ async def _http_answer(_: Request, exc: Exception) -> JSONResponse:
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     reason = str(exc.detail)[:200]
     if exc.status_code == 400:  # JSON that does not decode is refused above, in describe
-        reason = f"the body could not be read as JSON: it nests too deeply ({reason})"
+        reason = f"the body could not be read as JSON: {_unreadable(exc.__cause__)}"
     return JSONResponse(
         {"code": code, "reason": reason}, status_code=exc.status_code, headers=exc.headers
     )
+
+
+def _unreadable(cause: BaseException | None) -> str:
+    """Why JSON that decodes could not be read (FastAPI's 400 says "There was an error
+    parsing the body" and keeps the exception as its cause)."""
+    if isinstance(cause, RecursionError):
+        return "it nests too deeply"
+    if isinstance(cause, ValueError) and "digits" in str(cause):
+        return "a number in it has more than 4,300 digits"
+    return f"it could not be parsed ({type(cause).__name__ if cause else 'no reason given'})"
 
 
 def _without_422(app: FastAPI, build: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:

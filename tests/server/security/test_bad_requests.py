@@ -90,10 +90,41 @@ def test_a_socket_message_refused_by_its_schema_quotes_the_value_bounded() -> No
 
     for msg, shown in (({"type": "chat", "phrase": 99}, "got 99"),
                        ({"type": "act", "action": 3, "step": "x" * 500, "client_id": "a"},
-                        "got 'xxx")):  # fmt: skip
+                        "got 'xxx"),
+                       ({"type": "act", "action": 10**4000, "step": 1, "client_id": "a"},
+                        "got 1000"),
+                       ({"type": "act", "action": 3, "step": 10**100, "client_id": "a"},
+                        "got 1000")):  # fmt: skip
         import json
 
         with pytest.raises(ApiError) as e:
             read_frame({"type": "websocket.receive", "text": json.dumps(msg)})
         assert e.value.code == "bad_message" and shown in e.value.reason, e.value.reason
         assert len(e.value.reason) < 80 + SNIPPET
+
+
+def test_a_value_of_another_json_type_is_refused_not_converted(client: TestClient) -> None:
+    """``true`` was taken for 1 round, ``"yes"`` for a public room: a body's values are
+    read strictly, each refusal naming its field and quoting the value."""
+    token = client.post("/accounts/guest", json={"nickname": "h"}).json()["token"]
+    h = {"Authorization": f"Bearer {token}"}
+    for body, field in (
+        ({"rounds": True}, "rounds"),
+        ({"rounds": "8"}, "rounds"),
+        ({"rounds": 8.0}, "rounds"),
+        ({"public": "yes"}, "public"),
+        ({"public": 1}, "public"),
+        ({"ready_seconds": True}, "ready_seconds"),
+        ({"time_limit": "30"}, "time_limit"),
+    ):
+        why = _refused(client.post("/rooms", json=body, headers=h))["reason"]
+        assert why.startswith(f"{field}:") and repr(next(iter(body.values()))) in why, why
+    r = client.post("/rooms", json={"rounds": 2, "public": False, "time_limit": 30}, headers=h)
+    assert r.status_code == 201, r.text  # a whole number where seconds go is a number
+
+
+def test_a_number_too_long_to_read_is_named_as_such(client: TestClient) -> None:
+    as_json = {"Content-Type": "application/json"}
+    body = b'{"rounds": ' + b"9" * 5000 + b"}"
+    why = _refused(client.post("/rooms", content=body, headers=as_json), "bad_json")["reason"]
+    assert "4,300 digits" in why and "nests" not in why and len(why) < 200, why

@@ -331,3 +331,90 @@ async def test_a_tables_bots_and_helpers_play_by_the_rooms_rules() -> None:
     job = table.driver.job(table)
     assert job is not None and job.bot is table.driver.helpers[job.seat]
     assert getattr(job.bot, "rules") is custom  # noqa: B009
+
+
+def test_a_person_plays_for_wuxing_in_one_match_at_a_time(client: TestClient) -> None:
+    """Each match caps a seat's loss at the balance it opened with: two matches opened on
+    the same 100 could take 300 together (a guest in five rooms at once went to −136, and
+    the next match with that account stuck at its first 胡: ``scoring.settle`` refuses a
+    negative balance). The second start is refused, its room stays open, and starts once
+    the first match is over; a room-local match stakes no 悟性 and may start meanwhile."""
+    h = _guest(client)
+
+    def seated_room(rules: dict[str, Any], rounds: int) -> str:
+        r = client.post("/rooms", json={"rounds": rounds, "rules": rules}, headers=h)
+        assert r.status_code == 201, r.text
+        code = str(r.json()["code"])
+        assert client.post(f"/rooms/{code}/join", json={"seat": 0}, headers=h).status_code == 200
+        r = client.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=h)
+        assert r.status_code == 200, r.text
+        return code
+
+    first, second = seated_room({}, 8), seated_room({}, 1)
+    local = seated_room({"zimo_bonus_tun": 2}, 1)
+    started = client.post(f"/rooms/{first}/start", headers=h)
+    assert started.status_code == 200, started.text
+    refused = client.post(f"/rooms/{second}/start", headers=h)
+    assert refused.status_code == 409 and refused.json()["code"] == "in_match", refused.text
+    assert "one match at a time" in refused.json()["reason"]
+    assert client.get(f"/rooms/{second}").json()["status"] == "open"
+    assert client.post(f"/rooms/{local}/start", headers=h).status_code == 200
+    match_id = int(started.json()["match_id"])
+    deadline = time.monotonic() + 120
+    while client.get(f"/matches/{match_id}/record").status_code != 200:
+        assert time.monotonic() < deadline, "the first match did not end"
+        time.sleep(0.05)
+    again = client.post(f"/rooms/{second}/start", headers=h)
+    assert again.status_code == 200, again.text
+    assert client.get("/accounts/me", headers=h).json()["balance"] >= 0
+
+
+def test_a_negative_balance_is_refused_at_the_start(client: TestClient, db_url: str) -> None:
+    """A balance below zero (only a hand-edited database has one) is refused with a clear
+    409 before play, not met by the engine at the first 胡 (a match stuck for good)."""
+    h = _guest(client)
+    me = client.get("/accounts/me", headers=h).json()
+    engine = sync_engine(db_url)
+    with engine.begin() as db:
+        db.execute(text("UPDATE accounts SET balance = -5 WHERE id = :i"), {"i": me["id"]})
+    engine.dispose()
+    code = client.post("/rooms", json={"rounds": 1}, headers=h).json()["code"]
+    assert client.post(f"/rooms/{code}/join", json={"seat": 0}, headers=h).status_code == 200
+    assert client.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=h).status_code == 200
+    r = client.post(f"/rooms/{code}/start", headers=h)
+    assert r.status_code == 409 and r.json()["code"] == "bad_players", r.text
+    assert "-5" in r.json()["reason"] and "below zero" in r.json()["reason"]
+
+
+def test_the_hint_of_a_finished_match_is_refused_not_rebuilt(client: TestClient) -> None:
+    """``GET /rooms/{code}/hint`` rebuilt a released (finished) match on the event loop at
+    each call, 70 ms for 32 rounds: now a clear 409 (the page asks only in play)."""
+    h, code, _ = _play_to_the_end(client, {})
+    r = client.get(f"/rooms/{code}/hint", headers=h)
+    assert r.status_code == 409 and r.json()["code"] == "match_over", r.text
+
+
+def test_a_host_runs_two_matches_of_bots_only_at_once(client: TestClient) -> None:
+    """A match of bots only costs CPU for its whole length and nobody's absence ends it
+    (24 of the guided bot from one guest slowed every table): the third is refused while
+    two run; a room with a person in it is not counted."""
+    h = _guest(client)
+
+    def bots_room(person: bool) -> str:
+        code = str(client.post("/rooms", json={"rounds": 32}, headers=h).json()["code"])
+        if person:
+            assert client.post(f"/rooms/{code}/join", json={}, headers=h).status_code == 200
+        r = client.post(f"/rooms/{code}/bots", json={"bot": "search"}, headers=h)
+        assert r.status_code == 200, r.text
+        return code
+
+    for _ in range(2):
+        r = client.post(f"/rooms/{bots_room(False)}/start", headers=h)
+        assert r.status_code == 200, r.text
+    third = bots_room(False)
+    r = client.post(f"/rooms/{third}/start", headers=h)
+    assert r.status_code == 409 and r.json()["code"] == "too_many_rooms", r.text
+    assert "2 matches of bots only" in r.json()["reason"]
+    assert client.get(f"/rooms/{third}").json()["status"] == "open"
+    r = client.post(f"/rooms/{bots_room(True)}/start", headers=h)
+    assert r.status_code == 200, r.text

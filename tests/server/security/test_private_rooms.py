@@ -108,3 +108,26 @@ def test_paohuzi_bot_joins_a_private_room_by_its_invite_link(server: Server) -> 
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+async def test_a_key_with_non_ascii_characters_is_refused_like_a_wrong_one(server: Server) -> None:
+    """``secrets.compare_digest`` raises on a str with a non-ASCII character: each place
+    that checks an invite key answered ``?key=é`` with a 500 (or a dropped socket)."""
+    _, code, _ = _private(server)
+    stranger = guest(server, "stranger")
+    for key in ("é", "键" * 30, "\u3000"):
+        r = httpx.get(f"{server.http}/rooms/{code}", params={"key": key}, headers=auth(stranger))
+        assert r.status_code == 404 and r.json()["code"] == "no_room", r.text
+        r = httpx.post(
+            f"{server.http}/rooms/{code}/join", json={"key": key}, headers=auth(stranger)
+        )
+        assert r.status_code == 404 and r.json()["code"] == "no_room", r.text
+    refused = await _first(f"{server.ws(code)}?key=%C3%A9", stranger, True)
+    assert refused["type"] == "error" and refused["code"] == "no_room"
+    owner = guest(server, "owner")
+    club = httpx.post(f"{server.http}/clubs", json={"name": "围炉"}, headers=auth(owner))
+    assert club.status_code == 201, club.text
+    r = httpx.post(
+        f"{server.http}/clubs/{club.json()['id']}/join", json={"key": "é"}, headers=auth(stranger)
+    )
+    assert r.status_code == 404 and r.json()["code"] == "no_club", r.text

@@ -138,3 +138,69 @@ async def test_joins_bots_and_start_at_once(db_url: str) -> None:
             seats = await _count(db_url, RoomSeat, code)
             assert seats == 3 and matches <= 1
             assert sum(r.status_code == 200 for r in got[2:]) == matches
+
+
+async def test_one_person_started_in_two_rooms_at_once_plays_one_match(db_url: str) -> None:
+    """Two rooms with the same person started at the same moment on different workers:
+    one match for 悟性, the other start refused (``in_match``), its room open again. The
+    accounts' rows are locked in the start's transaction, so neither start misses the
+    other's match (two matches on one balance could take it below zero)."""
+    async with _apps(db_url) as clients:
+        for trial in range(3):
+            me = await _guest(clients[0], f"me{trial}")
+            codes = []
+            for _ in range(2):
+                code = await _room(clients[0], me)
+                r = await clients[0].post(f"/rooms/{code}/join", json={"seat": 0}, headers=me)
+                assert r.status_code == 200, r.text
+                r = await clients[0].post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=me)
+                assert r.status_code == 200, r.text
+                codes.append(code)
+            got = await asyncio.gather(
+                clients[1].post(f"/rooms/{codes[0]}/start", headers=me),
+                clients[2].post(f"/rooms/{codes[1]}/start", headers=me),
+            )
+            assert _outcome(got) == [(200, ""), (409, "in_match")], [r.text for r in got]
+            assert sum([await _count(db_url, MatchRow, c) for c in codes]) == 1
+
+
+async def test_concurrent_analysis_requests_stay_within_the_pool(db_url: str) -> None:
+    """The pool's places and an account's analyses are taken before the request's first
+    ``await``: 9 requests at once for a pool of 1 worker + 1 waiting place start 2 jobs
+    (15 of 18 got started before), the rest a clear 503 ``busy``."""
+    from paohuzi.server.services.analysis import AnalysisPool, AnalysisSettings
+
+    async with contextlib.AsyncExitStack() as stack:
+        app = create_app(db_url)
+        await stack.enter_async_context(app.router.lifespan_context(app))
+        app.state.analysis = AnalysisPool(AnalysisSettings(workers=1, queue=1, samples=2))
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        c = await stack.enter_async_context(
+            httpx.AsyncClient(transport=transport, base_url="http://t")
+        )
+        matches = []
+        for i in range(3):  # (a host may run two matches of bots only at once)
+            host = await _guest(c, f"host{i}")
+            code = await _room(c, host)
+            assert (
+                await c.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=host)
+            ).status_code == 200
+            r = await c.post(f"/rooms/{code}/start", headers=host)
+            assert r.status_code == 200, r.text
+            matches.append((code, r.json()["match_id"]))
+        for code, _ in matches:
+            for _ in range(1200):
+                if (await c.get(f"/rooms/{code}")).json()["status"] == "finished":
+                    break
+                await asyncio.sleep(0.05)
+        askers = [await _guest(c, f"a{i}") for i in range(3)]
+        got = await asyncio.gather(
+            *(
+                c.post(f"/matches/{m}/analysis?seat={seat}", headers=askers[seat])
+                for _, m in matches
+                for seat in range(3)
+            )
+        )
+        codes = sorted((r.status_code, r.json().get("code", r.json().get("status"))) for r in got)
+        assert codes == [(202, "running")] * 2 + [(503, "busy")] * 7, [r.text for r in got]
+        app.state.analysis.close()

@@ -45,18 +45,24 @@ async def request_analysis(
     row = await db.get(AnalysisRow, (match_id, seat))
     if row is not None and row.status == "done":
         return JSONResponse(analysis_json(row), status_code=200)
-    if row is not None and row.status == "running" and (match_id, seat) in jobs.running:
-        return analysis_json(row)
-    srv.rates.analysis.check(str(me.id))
-    jobs.check_room()
-    if row is None:
-        row = AnalysisRow(match_id=match_id, seat=seat, status="running", requested_by=me.id)
-        db.add(row)
-    else:  # failed, or left running by a stopped worker: once more
-        row.status, row.result, row.requested_by = "running", None, me.id
-    await db.commit()
-    srv.rates.analysis.spend(str(me.id))
-    jobs.start((match_id, seat), srv.sessions, srv.replays)
+    key = (match_id, seat)
+    if jobs.under_way(key):  # (its row may not be committed yet: a request beside this one)
+        return {"match_id": match_id, "seat": seat, "status": "running"}
+    # The account's token and the pool's place are taken before the first ``await``: of
+    # concurrent requests, no more pass than the limits allow (18 at once got 15 jobs).
+    jobs.reserve(key)
+    try:
+        srv.rates.analysis.take(str(me.id))
+        if row is None:
+            row = AnalysisRow(match_id=match_id, seat=seat, status="running", requested_by=me.id)
+            db.add(row)
+        else:  # failed, or left running by a stopped worker: once more
+            row.status, row.result, row.requested_by = "running", None, me.id
+        await db.commit()
+    except BaseException:
+        jobs.release(key)
+        raise
+    jobs.start(key, srv.sessions, srv.replays)
     return analysis_json(row)
 
 

@@ -21,7 +21,7 @@ from ..schemas import BOT_KINDS, BotBody, JoinBody, LocationBody, RoomBody
 from ..seating import claim, claim_open, commit_seats, seat_taken
 from ..services.clubrooms import bots_allowed
 from ..services.seats import find_open, seat_bots, take_seat
-from ..services.start import new_match, open_table
+from ..services.start import bot_matches_cap, new_match, open_table
 
 __all__ = ["router"]
 
@@ -174,6 +174,7 @@ async def start(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[s
         def claim_and_store(s: Session) -> tuple[list[RoomSeat], MatchRow, Match]:
             # Claimed open -> playing: of concurrent starts, on any worker, one goes on.
             seats = claim(s, key[0], code, "playing")
+            bot_matches_cap(s, me.id, seats)
             return seats, *new_match(s, key, seats, seed)
 
         seats, row, match = await transaction(srv.sessions, db, claim_and_store)

@@ -83,12 +83,14 @@ async def hint(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[st
         raise ApiError("not_seated", "this account has no seat in the room", 403)
     table = srv.hub.tables.get(code)
     if table is None:  # not started, or finished (released): then from the database
-        match_id = await db.scalar(
-            select(MatchRow.id).where(MatchRow.room_id == room.id).order_by(MatchRow.id.desc())
+        row = await db.scalar(
+            select(MatchRow).where(MatchRow.room_id == room.id).order_by(MatchRow.id.desc())
         )
-        if match_id is None:
+        if row is None:
             raise ApiError("not_started", "the match has not started", 409)
-        table = await _table(srv, db, await _match_row(db, match_id))
+        if row.status != "playing":  # (rebuilding a finished match each time cost 70 ms)
+            raise ApiError("match_over", "the match is over; a hint is for a match in play", 409)
+        table = await _table(srv, db, row)
     return hint_json(table.state, seat, table.step(seat))
 
 
@@ -146,13 +148,18 @@ async def replay_round(
     if not 0 <= rnd < MAX_ROUNDS:
         raise no_round(match_id, rnd)
     row = await visible_match(db, match_id, me, key)
-    found = await db.execute(
-        select(Account.nickname)
-        .join(RoomSeat, RoomSeat.account_id == Account.id)
-        .where(RoomSeat.room_id == row.room_id)
-        .order_by(RoomSeat.seat)
-    )
-    names = json.dumps([n for (n,) in found.all()], ensure_ascii=False)
+    found = (
+        await db.execute(
+            select(Account.nickname, RoomSeat.bot)
+            .join(RoomSeat, RoomSeat.account_id == Account.id)
+            .where(RoomSeat.room_id == row.room_id)
+            .order_by(RoomSeat.seat)
+        )
+    ).all()
+    # The seats' names, and each seat's bot kind (None: a person): the page names a bot by
+    # its level, as at the live table, not by its account's nickname ("putong bot").
+    names = json.dumps([n for n, _ in found], ensure_ascii=False)
+    names += ',"bots":' + json.dumps([b for _, b in found])
     await db.close()  # a rebuild may take seconds: wait on it holding no connection
     record = await _record(srv, match_id)
 

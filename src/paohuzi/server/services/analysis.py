@@ -13,6 +13,7 @@ table), so it is computed once per (match, seat).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -118,6 +119,7 @@ class AnalysisPool:
         self.settings = settings or AnalysisSettings.from_env()
         self.executor: ProcessPoolExecutor | None = None
         self.running: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self.reserved: set[tuple[int, int]] = set()  # places taken, their rows committing
         self.hints = 0  # 提示 under way
 
     def _pool(self) -> ProcessPoolExecutor:
@@ -133,8 +135,23 @@ class AnalysisPool:
 
     def check_room(self) -> None:
         """Refuse (503 ``busy``) when every worker and every waiting place is taken."""
-        if len(self.running) + self.hints >= self.settings.workers + self.settings.queue:
+        taken = len(self.running) + len(self.reserved) + self.hints
+        if taken >= self.settings.workers + self.settings.queue:
             raise ApiError("busy", "the analysis workers are busy; try again in a minute", 503)
+
+    def under_way(self, key: tuple[int, int]) -> bool:
+        """Whether (match, seat) is being analysed, or about to be, in this process."""
+        return key in self.running or key in self.reserved
+
+    def reserve(self, key: tuple[int, int]) -> None:
+        """Take a place for (match, seat) now (:meth:`check_room` first), before the
+        request's row is committed: :meth:`start` or :meth:`release` gives it back."""
+        self.check_room()
+        self.reserved.add(key)
+
+    def release(self, key: tuple[int, int]) -> None:
+        """Give back a place :meth:`reserve` took (the request failed)."""
+        self.reserved.discard(key)
 
     def start(
         self,
@@ -143,6 +160,7 @@ class AnalysisPool:
         replays: ReplayCache,
     ) -> None:
         """Start the job for (match, seat) (after :meth:`check_room`)."""
+        self.reserved.discard(key)
         if key in self.running:
             return
         task = asyncio.create_task(self._job(key, sessions, replays))
@@ -191,5 +209,11 @@ class AnalysisPool:
         for task in list(self.running.values()):
             task.cancel()
         if self.executor is not None:
+            # A worker in the middle of a review would run on for a minute, orphaned, after
+            # the server stopped: end them (the executor has no public way before 3.14).
+            workers = list(getattr(self.executor, "_processes", {}).values())
             self.executor.shutdown(wait=False, cancel_futures=True)
+            for proc in workers:
+                with contextlib.suppress(Exception):
+                    proc.terminate()
             self.executor = None

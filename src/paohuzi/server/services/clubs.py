@@ -23,6 +23,7 @@ from ..errors import ApiError
 from ..hub import Hub
 from ..online import everywhere
 from ..ratelimit import Rates
+from ..rooms import same_key
 
 __all__ = [
     "MAX_MEMBERS",
@@ -156,7 +157,7 @@ async def join_by_invite(
     """Join at once with the invite link's key (a pending request becomes membership)."""
     rates.lookup_check(address)
     club = await db.get(Club, club_id)
-    if club is None or not secrets.compare_digest(key, club.invite_key):
+    if club is None or not same_key(key, club.invite_key):
         rates.missed(address)
         raise _no_club(club_id)
     role = await role_of(db, club.id, me.id)

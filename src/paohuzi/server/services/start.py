@@ -7,7 +7,7 @@ it on the writer thread through ``commit.transaction`` and an async caller throu
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -19,18 +19,91 @@ from ..errors import ApiError
 from ..hub import Hub
 from ..tables import SeatInfo, Table
 
-__all__ = ["new_match", "open_table", "opening_balances", "start_match"]
+__all__ = [
+    "BOT_MATCHES",
+    "bot_matches_cap",
+    "new_match",
+    "one_ledger_match",
+    "open_table",
+    "opening_balances",
+    "start_match",
+]
 
 
 def opening_balances(session: Session, rules: RuleSet, seats: list[RoomSeat]) -> list[int]:
     """The seats' balances as the match starts: their accounts' 悟性 when the room plays
-    for the ledger (the standard rules), else the rules' starting balance (room-local)."""
+    for the ledger (the standard rules), else the rules' starting balance (room-local).
+
+    A person plays for 悟性 in one match at a time (:func:`one_ledger_match`): each
+    match caps what a seat may lose at the balance it opened with, so two matches opened
+    on the same 100 could together take 300 (a guest in five rooms at once went to −136).
+    """
     if rulesets.scoring_of(rules) != "ledger":
         return [rules.starting_balance] * 3
     ids = [s.account_id for s in seats]
+    one_ledger_match(session, seats)
     rows = session.execute(select(Account.id, Account.balance).where(Account.id.in_(ids)))
     found = dict(rows.tuples().all())
+    for i in ids:
+        if found[i] < 0:  # never, unless the database was changed by hand
+            raise ApiError("bad_players", f"account {i}'s 悟性 is {found[i]}, below zero", 409)
     return [found[i] for i in ids]
+
+
+BOT_MATCHES = 2  # matches of bots only an account may have running at once
+
+
+def bot_matches_cap(session: Session, host_id: int, seats: list[RoomSeat]) -> None:
+    """Refuse (``too_many_rooms``, 409) a match of bots only past the host's
+    :data:`BOT_MATCHES` running: each costs the server's CPU for its whole length, and
+    nobody's absence ends it (one guest ran 24 of the guided bot and slowed every table)."""
+    if any(s.bot is None for s in seats):
+        return
+    person = select(RoomSeat.room_id).where(RoomSeat.room_id == RoomRow.id, RoomSeat.bot.is_(None))
+    running = session.scalar(
+        select(func.count(func.distinct(RoomRow.id)))
+        .join(MatchRow, MatchRow.room_id == RoomRow.id)
+        .where(RoomRow.host_id == host_id, MatchRow.status == "playing", ~person.exists())
+    )
+    if (running or 0) >= BOT_MATCHES:
+        raise ApiError(
+            "too_many_rooms",
+            f"an account may run {BOT_MATCHES} matches of bots only at once; "
+            "watch one to its end first",
+            409,
+        )
+
+
+def one_ledger_match(session: Session, seats: list[RoomSeat]) -> None:
+    """Refuse (``in_match``, 409) a match for 悟性 with a person who is playing one
+    already. Their accounts' rows are locked first (PostgreSQL ``FOR UPDATE``, in id
+    order; SQLite's one writer does the same), so of two rooms started at once on any
+    workers with the same person, the second sees the first's match."""
+    people = sorted({s.account_id for s in seats if s.bot is None})
+    if not people:
+        return
+    session.execute(
+        select(Account.id).where(Account.id.in_(people)).order_by(Account.id).with_for_update()
+    )
+    busy = session.execute(
+        select(RoomSeat.account_id, Account.nickname)
+        .join(MatchRow, MatchRow.room_id == RoomSeat.room_id)
+        .join(Account, Account.id == RoomSeat.account_id)
+        .where(
+            MatchRow.status == "playing",
+            MatchRow.scoring == "ledger",
+            RoomSeat.bot.is_(None),
+            RoomSeat.account_id.in_(people),
+        )
+        .limit(1)
+    ).first()
+    if busy is not None:
+        raise ApiError(
+            "in_match",
+            f"{busy.nickname} (account {busy.account_id}) is playing another match for 悟性; "
+            "a person plays for 悟性 in one match at a time",
+            409,
+        )
 
 
 def _store(session: Session, room_id: int, match: Match, balances: list[int]) -> MatchRow:

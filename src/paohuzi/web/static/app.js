@@ -22,6 +22,7 @@ const S = {
   game: null, // the live Game
   room: null, // GET /rooms/{code}
   log: [], // [{seq, ev}]: the recent events, worded by table.js logLines
+  botLevel: "putong", // the level the lobby's form or the waiting room last chose for bots
   selected: null,
   hintOn: false,
   hint: null,
@@ -341,7 +342,8 @@ function Lobby() {
       if (Number(f.get("time_limit"))) body.time_limit = Number(f.get("time_limit"));
       const room = await api("POST", "/rooms", body);
       await api("POST", `/rooms/${room.code}/join`, { seat: null });
-      if (f.get("bots") === "on") await api("POST", `/rooms/${room.code}/bots`, { seat: null, bot: f.get("bot") });
+      S.botLevel = f.get("bot") || S.botLevel;
+      if (f.get("bots") === "on") await api("POST", `/rooms/${room.code}/bots`, { seat: null, bot: S.botLevel });
       go(`/room/${room.code}`);
     } catch (err) { showError(err); }
   };
@@ -412,10 +414,14 @@ function WaitingRoom({ room, invite }) {
       ${s ? html`<span class="grow">${seatName(s, i)}${s.account_id === room.host_id ? ` · ${t("host")}` : ""}</span>`
         : html`<span class="grow muted">${t("empty_seat")}</span>
           ${!seated && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/join`, { seat: i, key: invite })}>${t("take_seat")}</button>`}
-          ${host && html`<button class="btn ghost" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: i, bot: "heuristic" })}>${t("add_bot")}</button>`}`}
+          ${host && html`<button class="btn ghost" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: i, bot: S.botLevel })}>${t("add_bot")}</button>`}`}
     </li>`)}</ol>
+    <p class="muted" data-room-info>${t("room_info", { rounds: room.rounds, limit: room.time_limit ? t("limit_s", { s: room.time_limit }) : t("no_limit") })}</p>
+    ${host && !full && html`<label class="bot-level">${t("bot_kind")} <select data-bot-level aria-label=${t("bot_kind")}
+        onChange=${(e) => { S.botLevel = e.target.value; rerender(); }}>
+      ${["rumen", "putong", "gaoshou", "dashi"].map((l) => html`<option value=${l} selected=${l === S.botLevel}>${t(`level_${l}`)}</option>`)}</select></label>`}
     <div class="actions">
-      ${host && !full && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: null, bot: "heuristic" })}>${t("add_bots")}</button>`}
+      ${host && !full && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: null, bot: S.botLevel })}>${t("add_bots")}</button>`}
       ${host && html`<button class="btn primary" disabled=${!full} onClick=${() => call("POST", `/rooms/${room.code}/start`)}>${t("start")}</button>`}
       ${seated && html`<button class="btn ghost" onClick=${async () => { await call("POST", `/rooms/${room.code}/leave`); go("/"); }}>${t("leave")}</button>`}
       ${!seated && html`<a class="btn ghost" href=${`#/watch/${room.code}${withKey(invite)}`}>${t("watch")}</a>`}
@@ -446,16 +452,17 @@ function Reveal({ r, me, nm }) {
   </section>`;
 }
 
-function Settlement({ r, me, nm, onNext, final }) {
-  const g = S.game;
+function Settlement({ r, me, nm, onNext, final, total, replay }) {
+  // In a replay (``replay``: its number of rounds in ``total``) the live game's 准备 is no business of the sheet.
+  const g = replay ? null : S.game;
   const wait = g && g.ready && g.ready.round === r.round + 1 ? g.ready : null;
   const pressed = !!wait && (g.spectate || g.pressed === wait.round || (me !== null && wait.ready[me]));
-  const label = final ? t("match_over") : wait ? (pressed ? t("waiting_ready") : t("ready")) : t("next_round");
+  const label = replay ? t("back_to_replay") : final ? t("match_over") : wait ? (pressed ? t("waiting_ready") : t("ready")) : t("next_round");
   const w = r.win;
   const how = w && w.how ? `（${w.how}）` : "";
   return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("settlement")}>
     <div class="sheet settlement">
-      <h2>${t("settlement")} · ${t("round_of", { i: r.round + 1, n: S.room ? S.room.rounds : "?" })}</h2>
+      <h2>${t("settlement")} · ${t("round_of", { i: r.round + 1, n: total || (S.room ? S.room.rounds : "?") })}</h2>
       <p class="verdict">${r.winner === null ? t("huangzhuang") : t("winner_is", { who: seatWord(r.winner, me, nm) })}</p>
       ${w && html`<div class="win">
         <p>${t("win_card", { card: "", how })}<${Card} g=${w.card} size="mid" />${w.self_drawn ? ` ${t("zimo")}` : ""}${w.last_card ? " 海底" : ""}</p>
@@ -667,6 +674,8 @@ function Replay({ id, invite }) {
   if (!data) return html`<main class="screen"><p>${t("loading")}</p></main>`;
   const n = data.steps.length - 1;
   const st = data.steps[Math.min(step, n)];
+  // A bot's seat is named by its level, as at the live table (its account's nickname is "putong bot").
+  const nm = data.names.map((name, i) => (data.bots && data.bots[i] ? seatName({ bot: data.bots[i] }, i) : name));
   const log = [];
   data.steps.slice(Math.max(0, step - 3), step + 1).forEach((s, i) => s.events.forEach((ev, j) => {
     log.push({ seq: i * 100 + j, ev });
@@ -677,7 +686,7 @@ function Replay({ id, invite }) {
       ${Array.from({ length: data.rounds }, (_, i) => html`<option value=${i} selected=${i === rnd}>${i + 1}</option>`)}</select></label>
     <label>${t("view_as")} <select aria-label=${t("view_as")} onChange=${(e) => setSeat(e.target.value === "" ? null : Number(e.target.value))}>
       <option value="" selected=${seat === null}>${t("spectator")}</option>
-      ${[0, 1, 2].map((s) => html`<option value=${s} selected=${seat === s}>${seatWord(s, null, data.names)}</option>`)}</select></label>
+      ${[0, 1, 2].map((s) => html`<option value=${s} selected=${seat === s}>${seatWord(s, null, nm)}</option>`)}</select></label>
     <span class="grow" data-step>${t("step", { i: step, n })}</span>
     <div class="stepper">
       <button class="btn small" aria-label=${t("first")} onClick=${() => setStep(0)}>«</button>
@@ -693,9 +702,9 @@ function Replay({ id, invite }) {
   return html`<main class="screen play replay">
     <h2>${t("replay_of", { id })}</h2>
     <${AnalysisPanel} id=${id} seat=${seat} round=${rnd} />
-    <${Table} v=${st.view} me=${seat} names=${data.names} log=${log} header=${header}
+    <${Table} v=${st.view} me=${seat} names=${nm} log=${log} header=${header}
       maxCols=${Math.max(6, Math.floor((Math.min(window.innerWidth, 1100) - 16) / 47))} />
-    ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat} nm=${data.names} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} />`}
+    ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat} nm=${nm} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} total=${data.rounds} replay=${true} />`}
   </main>`;
 }
 

@@ -60,7 +60,9 @@ export function SeatClock({ deadline, total }) {
 export function eventWords(ev, me, names) {
   const who = ev.seat !== undefined ? seatWord(ev.seat, me, names) : "";
   const card = ev.face || t("ev_face_down");
-  const groups = (ev.groups || []).join(" ");
+  // A 吃's groups come as "吃:贰柒拾" (the notation): the faces, then the 比 groups after "比".
+  const faces = (ev.groups || []).map((g) => g.slice(g.indexOf(":") + 1));
+  const groups = faces.slice(0, 1).concat(faces.length > 1 ? [`${t("ev_bi")} ${faces.slice(1).join(" ")}`] : []).join("，");
   switch (ev.kind) {
     case "reveal": case "settle": return null;
     case "deal": return t("ev_deal", { who, card });
