@@ -148,6 +148,7 @@ def test_hint_in_a_practice_game(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     opts = r.json()["options"]
     assert len(opts) >= 2 and r.json()["worlds"] > 0
+    assert len(opts) <= min(6, r.json()["legal"])
     assert [o["value"] for o in opts] == sorted((o["value"] for o in opts), reverse=True)
     r = client.post(f"/rooms/{code}/hint", headers=stranger)
     assert r.status_code == 403 and r.json()["code"] == "not_seated"

@@ -54,6 +54,10 @@ async def test_refused_expired_and_bad_votes(srv: Server) -> None:
         await b.send(type="dissolve", agree=False)
         for s in (a, b, c, watcher):
             assert (await s.until(_vote("refused")))["votes"] == [True, False, None]
+        # The proposer may not put the same question up again at once (it was spammed).
+        await a.send(type="dissolve", agree=True)
+        again = await a.kind("error")
+        assert again["code"] == "too_many_requests" and "propose again in" in again["reason"]
         # Play goes on.
         await c.send(type="resync")
         now = await c.kind("snapshot")
@@ -73,6 +77,8 @@ async def test_refused_expired_and_bad_votes(srv: Server) -> None:
         assert time.monotonic() - asked >= VOTE_SECONDS * 0.8
         await c.send(type="dissolve", agree=False)
         assert (await c.kind("error"))["code"] == "no_vote"
+        await b.send(type="dissolve", agree=True)  # an expired proposal waits too
+        assert (await b.kind("error"))["code"] == "too_many_requests"
     finally:
         for s in (a, b, c, watcher):
             await s.close()

@@ -60,6 +60,9 @@ def test_a_seeded_room_deals_its_seed_and_replays_step_by_step(
                 [k, v] for k, v in w.mingtang.items()
             ]
             assert sum(g["huxi"] for g in r["win"]["groups"]) == w.huxi
+            # the 自摸 bonus itemised: the rest is ⌊(胡息 − 12) / 3⌋ (RULES.md §10)
+            assert r["win"]["zimo_tun"] == (1 if w.self_drawn else 0)
+            assert r["win"]["tun"] - r["win"]["zimo_tun"] == (w.huxi - 12) // 3
         actions = rec.rounds[0].actions
         for seat in (None, 0, 2):
             q = "" if seat is None else f"?seat={seat}"

@@ -245,6 +245,16 @@ def test_qnet_kappa_stays_positive() -> None:
     assert float(q.export(init_weights(None))["kappa"][0]) > 0
 
 
+def test_a_held_kappa_does_not_move(tmp_path: Path) -> None:
+    """``--kappa``: κ held (the learned one shrank, and with it what ℓ learns)."""
+    held = run_dmc(tiny(tmp_path / "held", 2, kappa=0.05))
+    learned = run_dmc(tiny(tmp_path / "learned", 2))
+    assert held["curve"][-1]["kappa"] == pytest.approx(0.05, rel=1e-6)
+    assert learned["curve"][-1]["kappa"] != pytest.approx(0.05, rel=1e-6)
+    with np.load(tmp_path / "held" / "dmc.npz") as z:
+        assert float(z["kappa"][0]) == pytest.approx(0.05, rel=1e-6)
+
+
 def _documented(name: str, tmp: Path) -> list[str]:
     """The arguments of the one ``paohuzi`` command in ``<!-- name -->`` of docs/selfplay.md,
     shortened: one update, one deal, the run's directory under ``tmp``."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -34,7 +35,8 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
     match_id = _bots_match(web, login)
     page, watch = open_page(browser, web, login, DESKTOP, f"#/replay/{match_id}")
     page.wait_for_selector(".replay .table")
-    assert page.get_by_role("button", name="分析").is_disabled()  # a seat first
+    assert page.get_by_role("button", name="分析").is_disabled()  # a seat first, said so
+    assert "先选择一个座位视角" in page.locator("[data-pick-seat]").inner_text()
     page.select_option("select[aria-label='视角']", "1")
     page.locator("[data-analyse]").click()
     page.wait_for_selector("[data-analysis]", timeout=180_000)
@@ -47,7 +49,10 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
         page.locator(f"[data-mistake='{marked[0]['index']}']").click()
         box = page.locator(f"[data-options='{marked[0]['index']}']")
         assert box.locator(".analysis-option").count() == len(marked[0]["options"])
-        assert marked[0]["chosen"]["text"] in box.inner_text()
+        shown = box.inner_text()
+        assert marked[0]["chosen"]["text"].replace(":", " ") in shown, shown
+        assert f"第 {marked[0]['index'] + 1} 个决定" in shown, shown
+        assert not re.search(r"\d\.\d{2}", shown), shown  # points to one decimal
     page.goto(f"{web.http}/#/account")
     page.wait_for_selector("[data-analysis-stats]")
     assert "一致率" in page.locator("[data-analysis-stats]").inner_text()

@@ -23,5 +23,12 @@ def test_a_phrase_reaches_the_spectators(browser: Any, web: ServerProcess) -> No
     for p in (page, spec):
         p.wait_for_selector('.said [data-said="0"]')
         assert "快点吧" in p.locator(".said").inner_text()
+        # the bubble is over the speaker's panel, not over the card on offer (the centre)
+        bubble = p.locator('.said [data-said="0"]').bounding_box()
+        panel = p.locator('.table .seat-panel[data-seat="0"]').bounding_box()
+        centre = p.locator(".table .center").bounding_box()
+        assert bubble and panel and centre
+        assert panel["y"] <= bubble["y"] <= panel["y"] + panel["height"], (bubble, panel)
+        assert not (centre["y"] < bubble["y"] < centre["y"] + centre["height"]), (bubble, centre)
     assert spec.locator("[data-chat]").count() == 0  # a spectator only reads
     assert watch.errors == [] and spec_watch.errors == []

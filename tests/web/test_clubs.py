@@ -58,13 +58,16 @@ def test_a_club_on_phones_from_creation_to_a_closed_season(
     owner.locator(".template-form input[name=bots]").uncheck()
     owner.get_by_role("button", name="添加模板").click()
     owner.wait_for_selector(".template-row >> text=两局")
+    # The form is back to its defaults (8 rounds, bots allowed), not to 1 round, no bots.
+    assert owner.locator(".template-form select[name=rounds]").input_value() == "8"
+    assert owner.locator(".template-form input[name=bots]").is_checked()
     assert _rows(owner) == []  # the season has no round yet
     owner.screenshot(path=str(shots / "club-phone.png"), full_page=True)
     no_overflow(owner)
     owner.get_by_role("button", name="开房").click()
     owner.wait_for_selector(".room .seat-row")
     room = owner.evaluate("() => location.hash").split("/")[2]
-    owner.get_by_role("button", name="坐下").nth(0).click()
+    # The member who opened the room is seated in it (they had to find 坐下 themselves).
     owner.wait_for_selector('.seat-row[data-seat="0"] >> text=圈主')
     pages = [owner]
     for i, p in ((1, friend), (2, asker)):

@@ -78,17 +78,41 @@ def test_three_players_play_a_round_by_clicks_and_a_spectator_sees_no_hidden_car
     pages[0].get_by_role("button", name="开始").click()
     for p in [*pages, spec]:
         p.wait_for_selector(".table")
-    checks = {"dom": 0, "step": -1}
+    checks = {"dom": 0, "step": -1, "claims": 0}
+    hidden_hands: list[str] = []
 
     def over(_: list[str]) -> bool:
         step = spec.evaluate("() => (window.__phz.game.snapshot || {}).step")
         if step != checks["step"] and _spectator_dom_matches(spec):
             checks["dom"] += 1
             checks["step"] = step
+        for p in pages:  # with a claim's buttons up, the hand is on screen without scrolling,
+            # even with the own panel 900 px taller (many groups): it gives the room back
+            foot = p.evaluate(
+                """() => {
+                  const hand = document.querySelector('div.hand');  // (the offer is a .card.hand)
+                  const own = document.querySelector('.table > .seat-panel.bottom');
+                  if (!document.querySelector('.claimbar .claim') || !hand || !own) return null;
+                  const pad = document.createElement('div');
+                  pad.style.height = '900px';
+                  own.appendChild(pad);
+                  const cards = [...hand.querySelectorAll('.hand-card .card')];
+                  if (!cards.length) return null;
+                  const low = Math.max(...cards.map((c) => c.getBoundingClientRect().bottom));
+                  const foot = [low + scrollY, innerHeight];
+                  pad.remove();
+                  return foot;
+                }"""
+            )
+            if foot is not None:
+                checks["claims"] += 1
+                if foot[0] > foot[1] + 1:
+                    hidden_hands.append(f"the hand ends at {foot[0]:.0f} px of {foot[1]}")
         return all(p.locator(".settlement").count() for p in pages)
 
     made = play(pages, over, seconds=90, settle=False)
     assert checks["dom"] >= 5  # the spectator's DOM was checked along the way
+    assert checks["claims"] >= 3 and hidden_hands == [], (checks, hidden_hands)
     deltas = [_deltas(p) for p in pages]
     # Each page names itself 你: the rows are seats 0, 1, 2 on every page.
     assert deltas[0] == deltas[1] == deltas[2] and sum(deltas[0]) == 0
@@ -288,3 +312,18 @@ def test_countdown_tuoguan_and_dissolve(browser: Any, web: ServerProcess) -> Non
     page.wait_for_selector(".summary")
     assert "本场已解散" in page.locator(".summary").inner_text()
     assert watch.errors == []
+
+
+def test_a_decision_the_clock_took_is_told(browser: Any, web: ServerProcess) -> None:
+    """When the seat's time runs out the server answers for it (过, or the heuristic's
+    card); the page said nothing of it. Now a toast says the server decided."""
+    login = guest(web, "超时")
+    tok = login["token"]
+    code = str(http(web.http, "POST", "/rooms", {"rounds": 1, "time_limit": 1}, tok)["code"])
+    http(web.http, "POST", f"/rooms/{code}/join", {"seat": 0}, tok)
+    http(web.http, "POST", f"/rooms/{code}/bots", {"seat": None, "bot": "heuristic"}, tok)
+    page, watch = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".toast:has-text('时间到')", timeout=20_000)
+    assert "系统已替你操作" in page.locator(".toast").inner_text()
+    assert watch.errors == [], watch.errors

@@ -34,4 +34,7 @@ def analyse_record(
 def hint_options(v: SeatView, rules: RuleSet, samples: int = 16, seed: int = 0) -> dict[str, Any]:
     """提示: the options of the decision ``v`` shows, valued from that view (best first)."""
     values = value_options(v, rules, random.Random(f"hint:{seed}"), samples, 6)
-    return {"worlds": values.worlds, "options": [option_dict(o) for o in values.options]}
+    options = [option_dict(o) for o in values.options]
+    # ``legal``: how many options the decision has (at most six, the heuristic's best, are
+    # valued: the page says how many were left out)
+    return {"worlds": values.worlds, "legal": len(v.legal), "options": options}

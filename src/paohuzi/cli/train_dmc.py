@@ -32,6 +32,10 @@ def train_dmc(
     epsilon: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="Share of exploratory random actions.")
     ] = 0.05,
+    kappa: Annotated[
+        float | None,
+        typer.Option(min=1e-6, help="Hold κ (Q's value step per logit unit) at this value."),
+    ] = None,
     init: InitOpt = None,
     scratch: Annotated[
         bool, typer.Option("--scratch", help="Start from a random network instead.")
@@ -76,6 +80,7 @@ def train_dmc(
         buffer=buffer,
         lr=lr,
         epsilon=epsilon,
+        kappa=kappa,
         init=None if start is None else str(start),
         eval_deals=eval_deals,
         eval_every=eval_every,

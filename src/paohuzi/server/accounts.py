@@ -7,6 +7,7 @@ import hashlib
 import re
 import secrets
 import time
+import unicodedata
 from collections import deque
 from datetime import UTC, datetime, timedelta
 
@@ -43,13 +44,31 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _check_nickname(nickname: str) -> str:
-    nickname = nickname.strip()
+# A nickname that would pass for the name the table gives a server bot's seat ("普通机器人2号",
+# "Normal bot 2"). (A program playing through the API, ``paohuzi bot``, is "heuristic bot".)
+_BOT_LIKE = re.compile(r"(?i)机器人|\bbot\s*\d")
+
+
+def _check_nickname(raw: str, person: bool = True) -> str:
+    nickname = raw.strip()
     if not 1 <= len(nickname) <= 32 or not nickname.isprintable():
         raise ApiError(
-            "bad_nickname", f"a nickname has 1-32 printable characters, got {nickname!r}"
+            "bad_nickname", f"a nickname has 1-32 printable characters, got {raw[:40]!r}"
+        )
+    if person and _BOT_LIKE.search(nickname):
+        raise ApiError(
+            "bad_nickname",
+            f"a nickname may not pass for a server bot's (机器人, bot 2), got {raw[:40]!r}",
         )
     return nickname
+
+
+def _check_password(password: str | None) -> str:
+    if password is None or not 8 <= len(password) <= 128:
+        raise ApiError("bad_password", "a password has 8 to 128 characters")
+    if any(unicodedata.category(c) == "Cc" for c in password):  # NUL, tabs, newlines…
+        raise ApiError("bad_password", "a password may not contain control characters")
+    return password
 
 
 async def create_account(
@@ -62,15 +81,14 @@ async def create_account(
     grant: int = GRANT,
 ) -> Account:
     """Add an account with its opening 悟性 grant (flushed, not committed)."""
-    nickname = _check_nickname(nickname)
+    nickname = _check_nickname(nickname, person=kind != "bot")
     pw_hash = None
     if kind == "user":
         if username is None or not _USERNAME.match(username):
             raise ApiError(
                 "bad_username", f"a username is 3-32 letters, digits or _, got {username!r}"
             )
-        if password is None or not 8 <= len(password) <= 128:
-            raise ApiError("bad_password", "a password has 8 to 128 characters")
+        password = _check_password(password)
         taken = await db.scalar(select(Account.id).where(Account.username == username))
         if taken is not None:
             raise ApiError("username_taken", f"the username {username!r} is taken", 409)

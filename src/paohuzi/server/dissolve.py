@@ -16,7 +16,9 @@ if TYPE_CHECKING:
     from .outbox import Connection
     from .tables import Table
 
-__all__ = ["expire", "vote"]
+__all__ = ["PROPOSE_AGAIN", "expire", "vote"]
+
+PROPOSE_AGAIN = 30.0  # seconds before a seat whose 解散 did not pass may propose again
 
 
 async def vote(table: Table, conn: Connection, agree: bool) -> None:
@@ -26,10 +28,19 @@ async def vote(table: Table, conn: Connection, agree: bool) -> None:
         if v is None and not agree:
             raise ApiError("no_vote", "no 解散 vote is open; propose one with agree: true")
         if v is None:
+            wait = table.proposed.get(s, 0.0) - now()
+            if wait > 0:  # (a refused proposal made again at once put the vote up again)
+                raise ApiError(
+                    "too_many_requests",
+                    f"seat {s}'s last 解散 proposal did not pass; it may propose again in "
+                    f"{wait:.0f} s",
+                )
             bots = [i.bot is not None for i in table.seats]
             v = Vote.propose(s, bots, now() + table.settings.dissolve_seconds)
         v = v.cast(s, agree)
         outcome = v.outcome
+        if outcome == "refused":
+            table.proposed[v.proposer] = now() + PROPOSE_AGAIN
         await persist.store_vote(table, None if outcome == "refused" else v, outcome == "dissolved")
         table._tell_all(v.message(now(), outcome))
         table.vote = None if outcome is not None else v
@@ -45,5 +56,6 @@ async def expire(table: Table) -> None:
     if v is None or not v.expired(now()):
         return
     await persist.store_vote(table, None)
+    table.proposed[v.proposer] = now() + PROPOSE_AGAIN
     table._tell_all(v.message(now(), "expired"))
     table.vote = None

@@ -75,6 +75,7 @@ class Table:
         self.lock = asyncio.Lock()
         self.clock = Clock(seats, time_limit, self.settings.grace)
         self.vote: Vote | None = None  # the open 解散 vote
+        self.proposed: dict[int, float] = {}  # when each seat may next propose 解散 (dissolve.py)
         # The wait for 准备 while the last round's 结算 is open (None: a round is in play).
         self.readiness: Readiness | None = None
         self.ready_seconds = ready_seconds or DEFAULT_READY_SECONDS

@@ -31,6 +31,7 @@ from ..core.engine import new_game
 from ..core.groups import Group
 from ..core.hand import Wait, WinResult, waits_counts
 from ..core.record import MatchRecord
+from ..core.scoring import tun_of
 from ..core.state import State
 from ..core.views import view
 from .errors import ApiError
@@ -69,6 +70,8 @@ def _win_json(w: WinResult) -> dict[str, Any]:
         "last_card": w.last_card,
         "huxi": w.huxi,
         "tun": w.tun,
+        # the 囤 of the 自摸 bonus, within ``tun`` (the sheet itemises it: RULES.md §10)
+        "zimo_tun": w.tun - tun_of(w.huxi, self_drawn=False),
         "fan": w.fan,
         "score": w.score,
         "mingtang": [[k, v] for k, v in w.mingtang.items()],

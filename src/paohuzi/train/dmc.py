@@ -69,6 +69,10 @@ class DMCConfig:
     buffer: int = 20_000  # replay: the most recent samples kept
     lr: float = 1e-4
     epsilon: float = 0.05  # share of exploratory (uniformly random legal) actions
+    # κ held at this value (None: learned). Learned, it fell from 0.05 to 0.013 in 60,000
+    # rounds: the squared error shrinks κ rather than reshape ℓ, and the policy (argmax ℓ)
+    # learns only through κ·∂ℓ. Held, the error must be met by ℓ (and V) themselves.
+    kappa: float | None = None
     init: str | None = str(LEARNED_NPZ)  # None: a random network
     hidden: tuple[int, int] = (512, 256)
     eval_deals: int = 30  # duplicate deals per opponent per curve point
@@ -117,6 +121,10 @@ def new_qnet(cfg: DMCConfig) -> QNet:
     q = QNet(cfg.hidden)
     if cfg.init is not None:
         load_exported(q.net, cfg.init)
+    if cfg.kappa is not None:
+        with torch.no_grad():
+            q.log_kappa.fill_(float(np.log(cfg.kappa)))
+        q.log_kappa.requires_grad_(False)
     return q
 
 

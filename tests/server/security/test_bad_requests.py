@@ -128,3 +128,28 @@ def test_a_number_too_long_to_read_is_named_as_such(client: TestClient) -> None:
     body = b'{"rounds": ' + b"9" * 5000 + b"}"
     why = _refused(client.post("/rooms", content=body, headers=as_json), "bad_json")["reason"]
     assert "4,300 digits" in why and "nests" not in why and len(why) < 200, why
+
+
+def test_nicknames_and_passwords_a_person_may_not_take(client: TestClient) -> None:
+    """A nickname the table gives a server bot's seat would let a person pass for one; a
+    refused nickname is quoted as sent (a full-width space was quoted as ''); a password
+    of NUL bytes was accepted."""
+    for name in ("普通机器人2号", "大师机器人", "Normal bot 2", "bot1"):
+        r = client.post("/accounts/guest", json={"nickname": name})
+        assert r.status_code == 400 and r.json()["code"] == "bad_nickname", (name, r.text)
+        assert repr(name) in r.json()["reason"], r.text
+    for name in ("heuristic bot", "Abbot", "小明"):  # (``paohuzi bot`` names itself so)
+        assert client.post("/accounts/guest", json={"nickname": name}).status_code == 201
+    r = client.post("/accounts/guest", json={"nickname": "\u3000"})
+    assert r.json()["code"] == "bad_nickname" and repr("\u3000") in r.json()["reason"], r.text
+    for password in ("\x00" * 8, "abc\ndefgh", "tab\tpassword"):
+        r = client.post(
+            "/accounts/register", json={"username": "alice", "password": password, "nickname": "A"}
+        )
+        assert r.status_code == 400 and r.json()["code"] == "bad_password", r.text
+        assert "control characters" in r.json()["reason"]
+    r = client.post(
+        "/accounts/register",
+        json={"username": "alice", "password": "密码 with spaces", "nickname": "A"},
+    )
+    assert r.status_code == 201, r.text

@@ -11,7 +11,9 @@ const WORDS = {
   pick_seat: ["先选择一个座位视角", "Choose a seat to view as first"],
   running: ["分析中…", "Analysing…"],
   failed: ["分析失败", "The analysis failed"],
-  summary: ["一致率 {a}, 每个决定平均损失 {l} 分", "agreement {a}, {l} points lost per decision"],
+  summary: ["一致率 {a}，每个决定平均损失 {l} 分", "agreement {a}, {l} points lost per decision"],
+  decision_n: ["第 {n} 个决定", "decision {n}"],
+  graph: ["每个决定后的期望得分", "expected points after each decision"],
   chosen: ["选择", "chose"],
   loss: ["损失", "loss"],
   none: ["本局没有该座位的决定", "no decision of this seat in this round"],
@@ -19,6 +21,10 @@ const WORDS = {
 const VERDICT = { good: ["好", "good"], inaccuracy: ["欠佳", "inaccuracy"], mistake: ["失误", "mistake"], blunder: ["大错", "blunder"] };
 const w = (k, vars = {}) => (WORDS[k][lang() === "zh" ? 0 : 1]).replace(/\{(\w+)\}/g, (_, v) => vars[v]);
 const verdictWord = (v) => VERDICT[v][lang() === "zh" ? 0 : 1];
+/** A value in points, to one decimal (the server's 0.4013 ± 0.4331 read as noise). */
+const num = (x, places = 1) => Number(x).toFixed(places);
+/** An option's notation for people: "打:玖" → "打 玖", "吃:三四五 比:二二贰" → "吃 三四五 比 二二贰". */
+const words = (text) => String(text).replace(/:/g, " ");
 
 /** The expected points after each decision, mistakes marked (a click picks one). */
 function Graph({ decisions, pick, picked }) {
@@ -28,21 +34,21 @@ function Graph({ decisions, pick, picked }) {
   const x = (i) => pad + (decisions.length < 2 ? 0 : (i * (W - 2 * pad)) / (decisions.length - 1));
   const y = (v) => H - pad - ((v - lo) * (H - 2 * pad)) / (hi - lo || 1);
   const path = ys.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-  return html`<svg class="analysis-graph" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label="expected points">
+  return html`<svg class="analysis-graph" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label=${w("graph")}>
     <line x1=${pad} x2=${W - pad} y1=${y(0)} y2=${y(0)} stroke="#999" stroke-dasharray="3 3" />
     <path d=${path} fill="none" stroke="#2a6" stroke-width="2" />
     ${decisions.map((d, i) => d.verdict !== "good" && html`<circle data-mistake=${d.index} cx=${x(i)} cy=${y(ys[i])}
-      r=${picked === d ? 6 : 4} fill=${d.verdict === "blunder" ? "#c22" : d.verdict === "mistake" ? "#e70" : "#db2"}
-      style="cursor:pointer" onClick=${() => pick(d)}><title>${verdictWord(d.verdict)} −${d.loss}</title></circle>`)}
+      r=${picked === d ? 8 : 6} fill=${d.verdict === "blunder" ? "#c22" : d.verdict === "mistake" ? "#e70" : "#db2"}
+      stroke="rgba(0,0,0,0)" stroke-width="16" style="cursor:pointer" onClick=${() => pick(d)}><title>${verdictWord(d.verdict)} −${num(d.loss)}</title></circle>`)}
   </svg>`;
 }
 
 /** One decision's options side by side with their values (the chosen one marked). */
 function Options({ d }) {
   return html`<div class="analysis-options" data-options=${d.index}>
-    <div>#${d.index} ${w("chosen")} ${d.chosen.text}: ${w("loss")} ${d.loss}±${d.loss_se} ${verdictWord(d.verdict)} ${d.tags.join(" ")}</div>
+    <div>${w("decision_n", { n: d.index + 1 })} · ${w("chosen")} ${words(d.chosen.text)}：${w("loss")} ${num(d.loss)}±${num(d.loss_se)} ${verdictWord(d.verdict)} ${d.tags.join(" ")}</div>
     ${d.options.map((o) => html`<span class=${`analysis-option${o.id === d.chosen.id ? " chosen" : ""}${o.id === d.best.id ? " best" : ""}`}>
-      <b>${o.text}</b> ${o.value >= 0 ? "+" : ""}${o.value}±${o.se}</span>`)}
+      <b>${words(o.text)}</b> ${o.value >= 0 ? "+" : ""}${num(o.value)}±${num(o.se)}</span>`)}
   </div>`;
 }
 
@@ -64,7 +70,7 @@ export function AnalysisPanel({ id, seat, round }) {
   const start = () => api("POST", `/matches/${id}/analysis?seat=${seat}`)
     .then((a) => setState(a.status === "done" ? a.result : a.status))
     .catch((e) => setState({ error: errorWords(e.code, e.reason) }));
-  if (seat === null) return html`<div class="analysis"><button class="btn small" disabled title=${w("pick_seat")}>${w("analyse")}</button></div>`;
+  if (seat === null) return html`<div class="analysis"><button class="btn small" disabled>${w("analyse")}</button> <span class="muted" data-pick-seat>${w("pick_seat")}</span></div>`;
   if (state === null) return html`<div class="analysis"><button class="btn small" data-analyse onClick=${start}>${w("analyse")}</button></div>`;
   if (state === "running") return html`<div class="analysis"><span>${w("running")}</span></div>`;
   if (state === "failed") return html`<div class="analysis"><span class="error">${w("failed")}</span></div>`;
@@ -73,7 +79,7 @@ export function AnalysisPanel({ id, seat, round }) {
   const decisions = rr ? rr.decisions : [];
   const s = rr ? rr.summary : state.summary;
   return html`<div class="analysis" data-analysis>
-    <div>${w("summary", { a: `${Math.round(s.agreement * 100)}%`, l: s.loss_per_decision })}</div>
+    <div>${w("summary", { a: `${Math.round(s.agreement * 100)}%`, l: num(s.loss_per_decision, 2) })}</div>
     ${decisions.length ? html`<${Graph} decisions=${decisions} pick=${setPicked} picked=${picked} />` : html`<div>${w("none")}</div>`}
     ${picked && html`<${Options} d=${picked} />`}
   </div>`;

@@ -99,6 +99,17 @@ function names() {
   return S.room ? S.room.seats.map((s, i) => (s ? seatName(s, i) : null)) : [null, null, null];
 }
 
+/** Where a quick-chat bubble goes: over its speaker's panel (they stacked at the top centre,
+ * over the card on offer); "" (the list's place) before the table is drawn. */
+function saidPlace(seat) {
+  const panel = document.querySelector(`.table .seat-panel[data-seat="${seat}"]`);
+  if (!panel) return "";
+  const r = panel.getBoundingClientRect();
+  const left = Math.max(4, Math.min(r.left + 8, innerWidth - 160));
+  const top = Math.max(4, Math.min(r.top + 26, innerHeight - 48));
+  return `position: fixed; left: ${left}px; top: ${top}px; max-width: ${Math.max(150, r.width - 16)}px`;
+}
+
 /** A seat's name: its nickname, or for a bot a Chinese name saying its level and seat. */
 export function seatName(s, i) {
   return s.bot ? t("bot_name", { level: botLevel(s.bot), n: i + 1 }) : s.nickname;
@@ -123,6 +134,7 @@ function startGame(code, spectate, invite) {
       if (g.snapshot && S.hintOn && (!S.hint || S.hint.step !== g.snapshot.step)) fetchHint();
       rerender();
     },
+    onTimeout: () => toast(t("timed_out"), "info"),
     onEvent: (m, live) => {
       const me = S.game ? seatOf() : null;
       // Worded when drawn (table.js logLines): a catch-up's events come before the seat is known.
@@ -465,10 +477,10 @@ function Settlement({ r, me, nm, onNext, final, total, replay }) {
       <h2>${t("settlement")} · ${t("round_of", { i: r.round + 1, n: total || (S.room ? S.room.rounds : "?") })}</h2>
       <p class="verdict">${r.winner === null ? t("huangzhuang") : t("winner_is", { who: seatWord(r.winner, me, nm) })}</p>
       ${w && html`<div class="win">
-        <p>${t("win_card", { card: "", how })}<${Card} g=${w.card} size="mid" />${w.self_drawn ? ` ${t("zimo")}` : ""}${w.last_card ? " 海底" : ""}</p>
+        <p>${t("win_card", { card: "", how })}<${Card} g=${w.card} size="mid" />${w.self_drawn ? ` ${t("zimo")}` : ""}${w.last_card ? ` ${t("haidi")}` : ""}</p>
         <h3>${t("groups_huxi")}</h3>
         <div class="win-groups">${w.groups.map((g) => html`<div class="win-group"><${Group} text=${g.text} size="mid" /><span class="gx">${g.huxi}</span></div>`)}</div>
-        <p>${t("total_huxi", { n: w.huxi })} → ${w.tun} ${t("tun")}</p>
+        <p data-tun>${t("total_huxi", { n: w.huxi })} → ${w.zimo_tun ? `${w.tun - w.zimo_tun} ${t("tun")} + ${t("zimo")} ${w.zimo_tun} ${t("tun")} = ` : ""}${w.tun} ${t("tun")}</p>
         <p>${t("mingtang")}：${w.mingtang.length ? w.mingtang.map(([k, v]) => `${k} ${v} ${t("fan")}`).join("，") : t("no_mingtang")}</p>
         <p class="formula">${t("formula", { tun: w.tun, fan: w.fan, score: w.score })}</p>
       </div>`}
@@ -573,8 +585,8 @@ function TableScreen({ spectate }) {
   const chat = S.chatOpen && html`<div class="chat-panel" role="menu" aria-label=${t("chat")}>
     ${Array.from({ length: 16 }, (_, i) => html`<button class="btn small" role="menuitem" data-phrase=${i}
         onClick=${() => { g.say(i); S.chatOpen = false; rerender(); }}>${t(`phrase_${i}`)}</button>`)}</div>`;
-  const bubbles = S.said.length > 0 && html`<ul class="said" aria-live="polite">${S.said.map((m) => html`<li key=${m.at} data-said=${m.seat}>
-      <b>${seatWord(m.seat, me, nm)}</b>：${t(`phrase_${m.phrase}`)}</li>`)}</ul>`;
+  const bubbles = S.said.length > 0 && html`<ul class="said" aria-live="polite">${S.said.map((m) => html`<li key=${m.at} data-said=${m.seat}
+      style=${saidPlace(m.seat)}><b>${seatWord(m.seat, me, nm)}</b>：${t(`phrase_${m.phrase}`)}</li>`)}</ul>`;
   const tipNow = !spectate && tipOffered(g);
   const tipShown = tipNow && S.tip && S.tip.step === snap.step;
   const actions = tipNow && html`<div class="tip-area">

@@ -175,10 +175,14 @@ function Templates({ id, admin, tick, run, go }) {
     e.preventDefault();
     const f = e.target;
     await api("POST", `/clubs/${id}/templates`, { name: f.name.value, rounds: Number(f.rounds.value), bots: f.bots.checked });
-    f.reset();
+    f.reset(); // (back to the form's defaults: reset alone chose 1 round and no bots)
+    f.rounds.value = "8";
+    f.bots.checked = true;
   });
   const open = run(async (tid) => {
     const room = await api("POST", `/clubs/${id}/templates/${tid}/open`);
+    // The member who opens the room sits in it, as a room made in the lobby seats its host.
+    await api("POST", `/rooms/${room.code}/join`, { seat: null, key: room.invite_key });
     go(`/room/${room.code}`);
   });
   return html`<section class="panel templates">

@@ -11,8 +11,8 @@ export class Game {
    * ``onChange(game)`` after anything changed; ``onEvent(msg, live)`` for each event
    * (``live`` false while catching up after a (re)connect).
    */
-  constructor({ code, invite = null, token, spectate = false, onChange, onEvent, onError, onVote, onSaid }) {
-    Object.assign(this, { code, invite, token, spectate, onChange, onEvent, onError, onVote, onSaid });
+  constructor({ code, invite = null, token, spectate = false, onChange, onEvent, onError, onVote, onSaid, onTimeout = () => {} }) {
+    Object.assign(this, { code, invite, token, spectate, onChange, onEvent, onError, onVote, onSaid, onTimeout });
     this.seats = null; // [{seat, bot, connected, tuoguan, reason}]
     this.dissolve = null; // the open 解散 vote
     this.deadline = null;
@@ -108,6 +108,10 @@ export class Game {
         break;
       case "prompt":
         this.lastPrompt = m;
+        // Our decision was open, our clock had run out, we sent nothing, and the question
+        // moved on: the server answered for us (过, or the heuristic's card). Say so.
+        if (this.prompt && this.prompt.legal.length && !this.pending && this.deadline !== null
+            && Date.now() >= this.deadline - 250 && m.since !== this.prompt.since) this.onTimeout();
         this.clock(m);
         if (this.ready && m.round >= this.ready.round) this.ready = null; // dealt
         // The auth asked for ``views``: the prompt carries the table after the decision. A

@@ -50,14 +50,19 @@ export function TipPanel({ tip, onClose }) {
   else if (tip.error) body = html`<p class="error">${tip.error}</p>`;
   else {
     const opts = [...tip.options].sort((a, b) => b.value - a.value);
+    // "最佳" only where the next option is behind by more than twice its error (the paired
+    // loss's): +1.75 ± 1.22 over +1.38 ± 0.83 is no verdict.
+    const clear = opts.length < 2 || opts[1].loss > 2 * opts[1].loss_se;
+    const left = (tip.legal || opts.length) - opts.length;
     body = html`<ol class="tip-options">${opts.map((o, i) => html`<li key=${o.id} data-tip-option=${o.id}
         data-text=${o.text} class=${i === 0 ? "best" : ""}>
       <span class="tip-cards">${html`<${OptionCards} text=${o.text} />`}</span>
       <span class="tip-value" data-value=${o.value}
           aria-label=${t("tip_value_label", { v: signed(o.value), se: o.se.toFixed(2) })}>${signed(o.value)} ± ${o.se.toFixed(2)}</span>
-      ${i === 0 ? html`<span class="badge tip-best">${t("tip_best")}</span>`
+      ${i === 0 ? html`<span class=${`badge tip-best${clear ? "" : " close"}`}>${t(clear ? "tip_best" : "tip_close_call")}</span>`
         : html`<span class="tip-loss">${t("tip_loss", { loss: (opts[0].value - o.value).toFixed(2) })}</span>`}
     </li>`)}</ol>
+    ${left > 0 && html`<p class="muted" data-tip-left>${t("tip_left", { n: left })}</p>`}
     <p class="muted tip-note">${t("tip_note", { n: tip.worlds })}</p>`;
   }
   return html`<section class="tip-panel" role="region" aria-label=${t("tip_title")} aria-live="polite" data-tip>
