@@ -21,6 +21,8 @@ def test_the_manifest_names_the_app_and_its_icons(web: ServerProcess) -> None:
     assert m["short_name"] == "跑胡子"
     sizes = {i["sizes"] for i in m["icons"]}
     assert {"192x192", "512x512"} <= sizes
+    # a launcher that cuts its own shape gets the felt to the edges (no white corners)
+    assert any(i.get("purpose") == "maskable" for i in m["icons"])
     for i in m["icons"]:
         r = httpx.get(f"{web.http}{i['src']}")
         assert r.status_code == 200 and len(r.content) > 100, i
