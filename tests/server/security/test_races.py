@@ -143,7 +143,7 @@ async def test_joins_bots_and_start_at_once(db_url: str) -> None:
 async def test_one_person_started_in_two_rooms_at_once_plays_one_match(db_url: str) -> None:
     """Two rooms with the same person started at the same moment on different workers:
     one match for 悟性, the other start refused (``in_match``), its room open again. The
-    accounts' rows are locked in the start's transaction, so neither start misses the
+    people's advisory locks are held by the start's transaction, so neither start misses the
     other's match (two matches on one balance could take it below zero)."""
     async with _apps(db_url) as clients:
         for trial in range(3):

@@ -7,7 +7,7 @@ it on the writer thread through ``commit.transaction`` and an async caller throu
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -74,17 +74,27 @@ def bot_matches_cap(session: Session, host_id: int, seats: list[RoomSeat]) -> No
         )
 
 
+# The PostgreSQL advisory lock class of "a match is starting with this account" (with the
+# account's id as the lock's second key).
+START_LOCK = 29_001
+
+
 def one_ledger_match(session: Session, seats: list[RoomSeat]) -> None:
     """Refuse (``in_match``, 409) a match for 悟性 with a person who is playing one
-    already. Their accounts' rows are locked first (PostgreSQL ``FOR UPDATE``, in id
-    order; SQLite's one writer does the same), so of two rooms started at once on any
-    workers with the same person, the second sees the first's match."""
+    already. On PostgreSQL each person's advisory lock is taken first, in id order and
+    held to the commit, so of two rooms started at once on any workers with the same
+    person the second sees the first's match (SQLite's one writer does the same). An
+    advisory lock, not ``FOR UPDATE`` on the accounts: a round's settlement updates
+    those rows in no set order, and a start holding one of them could deadlock with it."""
     people = sorted({s.account_id for s in seats if s.bot is None})
     if not people:
         return
-    session.execute(
-        select(Account.id).where(Account.id.in_(people)).order_by(Account.id).with_for_update()
-    )
+    if session.get_bind().dialect.name == "postgresql":
+        for account_id in people:
+            session.execute(
+                text("SELECT pg_advisory_xact_lock(:cls, :id)"),
+                {"cls": START_LOCK, "id": account_id},
+            )
     busy = session.execute(
         select(RoomSeat.account_id, Account.nickname)
         .join(MatchRow, MatchRow.room_id == RoomSeat.room_id)
