@@ -418,3 +418,25 @@ def test_a_host_runs_two_matches_of_bots_only_at_once(client: TestClient) -> Non
     assert client.get(f"/rooms/{third}").json()["status"] == "open"
     r = client.post(f"/rooms/{bots_room(True)}/start", headers=h)
     assert r.status_code == 200, r.text
+
+
+def test_the_server_caps_matches_of_bots_only(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guests cost nothing, so the per-account cap alone bounds nothing: the server as a
+    whole runs ``SERVER_BOT_MATCHES`` of them (here 1), and says it is busy past that."""
+    from paohuzi.server.services import start
+
+    monkeypatch.setattr(start, "SERVER_BOT_MATCHES", 1)
+    codes = []
+    for name in ("a", "b"):
+        h = _guest(client, name)
+        code = str(client.post("/rooms", json={"rounds": 32}, headers=h).json()["code"])
+        assert (
+            client.post(f"/rooms/{code}/bots", json={"bot": "search"}, headers=h).status_code == 200
+        )
+        codes.append((code, h))
+    assert client.post(f"/rooms/{codes[0][0]}/start", headers=codes[0][1]).status_code == 200
+    r = client.post(f"/rooms/{codes[1][0]}/start", headers=codes[1][1])
+    assert r.status_code == 503 and r.json()["code"] == "busy", r.text
+    assert "matches of bots only" in r.json()["reason"]

@@ -21,6 +21,7 @@ from ..tables import SeatInfo, Table
 
 __all__ = [
     "BOT_MATCHES",
+    "SERVER_BOT_MATCHES",
     "bot_matches_cap",
     "new_match",
     "one_ledger_match",
@@ -51,26 +52,35 @@ def opening_balances(session: Session, rules: RuleSet, seats: list[RoomSeat]) ->
 
 
 BOT_MATCHES = 2  # matches of bots only an account may have running at once
+SERVER_BOT_MATCHES = 8  # and the whole server (every worker of its database)
 
 
 def bot_matches_cap(session: Session, host_id: int, seats: list[RoomSeat]) -> None:
-    """Refuse (``too_many_rooms``, 409) a match of bots only past the host's
-    :data:`BOT_MATCHES` running: each costs the server's CPU for its whole length, and
-    nobody's absence ends it (one guest ran 24 of the guided bot and slowed every table)."""
+    """Refuse a match of bots only past the host's :data:`BOT_MATCHES` running
+    (``too_many_rooms``, 409), or the server's :data:`SERVER_BOT_MATCHES` (``busy``, 503):
+    each costs CPU for its whole length, and nobody's absence ends it (one guest ran 24 of
+    the guided bot and slowed every table; guests cost nothing, hence the server's cap)."""
     if any(s.bot is None for s in seats):
         return
     person = select(RoomSeat.room_id).where(RoomSeat.room_id == RoomRow.id, RoomSeat.bot.is_(None))
-    running = session.scalar(
+    running = (
         select(func.count(func.distinct(RoomRow.id)))
         .join(MatchRow, MatchRow.room_id == RoomRow.id)
-        .where(RoomRow.host_id == host_id, MatchRow.status == "playing", ~person.exists())
+        .where(MatchRow.status == "playing", ~person.exists())
     )
-    if (running or 0) >= BOT_MATCHES:
+    if (session.scalar(running.where(RoomRow.host_id == host_id)) or 0) >= BOT_MATCHES:
         raise ApiError(
             "too_many_rooms",
             f"an account may run {BOT_MATCHES} matches of bots only at once; "
             "watch one to its end first",
             409,
+        )
+    if (session.scalar(running) or 0) >= SERVER_BOT_MATCHES:
+        raise ApiError(
+            "busy",
+            f"the server runs {SERVER_BOT_MATCHES} matches of bots only at once; "
+            "try again when one has ended",
+            503,
         )
 
 
