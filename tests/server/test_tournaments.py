@@ -20,7 +20,7 @@ from paohuzi.server.client import ServerClient
 from paohuzi.server.duplicate import RULES, slot_at
 from paohuzi.server.tournamentclient import play_tournament
 
-from .conftest import Server, auth, guest
+from .conftest import Server, Sock, auth, guest
 
 
 def _club(srv: Server, n: int) -> tuple[int, str, list[str], list[int]]:
@@ -144,3 +144,32 @@ async def test_bots_fill_seats_and_strangers_see_nothing(server: Server) -> None
         r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", json=b, headers=auth(owner))
         assert r.status_code in (400, 404), (b, r.text)
         assert set(r.json()) == {"code", "reason"}
+
+
+async def test_a_running_tournament_is_not_watched_helped_or_doubled(server: Server) -> None:
+    """While a tournament runs its tables are not watched (the same deal is played at the
+    other tables: a member watched another table play their own deal), its players get no
+    提示, a club runs one tournament at a time, and no table may be bots only (two
+    tournaments of 24 bots put 16 matches in play with nobody watching)."""
+    cid, owner, tokens, ids = _club(server, 2)
+    member = tokens[1]
+    bots_only = {"deals": 1, "players": [ids[0], "random", "random", "random", "random", "random"]}
+    r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", json=bots_only, headers=auth(owner))
+    assert r.status_code == 400 and r.json()["code"] == "bad_players", r.text
+    assert "table 2 has no member" in r.json()["reason"]
+    body = {"deals": 1, "players": [ids[0], "random", "random"]}
+    r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", json=body, headers=auth(owner))
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    again = httpx.post(f"{server.http}/clubs/{cid}/tournaments", json=body, headers=auth(owner))
+    assert again.status_code == 409 and again.json()["code"] == "busy", again.text
+    res = _results(server, cid, tid, owner)  # (the first stage opens on a look)
+    code = res["deals"][0]["plays"][0]["room"]
+    sock = await Sock.open(server, code, member, spectate=True)
+    try:
+        refused = await sock.kind("error")
+        assert refused["code"] == "not_allowed" and "tournament" in refused["reason"], refused
+    finally:
+        await sock.close()
+    r = httpx.post(f"{server.http}/rooms/{code}/hint", headers=auth(owner))
+    assert r.status_code == 403 and r.json()["code"] == "not_practice", r.text

@@ -45,8 +45,19 @@ def hash_token(token: str) -> str:
 
 
 # A nickname that would pass for the name the table gives a server bot's seat ("普通机器人2号",
-# "Normal bot 2"). (A program playing through the API, ``paohuzi bot``, is "heuristic bot".)
-_BOT_LIKE = re.compile(r"(?i)机器人|\bbot\s*\d")
+# "Normal bot 2"), read after folding look-alikes (:func:`_folded`). (A program playing
+# through the API, ``paohuzi bot``, is "heuristic bot": allowed.)
+_BOT_LIKE = re.compile(
+    r"机器人|機器人|\bbot\s*\d|\b(beginner|normal|expert|master|random|computer)\s*bot\b"
+)
+# Letters drawn like the Latin ones of "bot" (Cyrillic, Greek): NFKC leaves them apart.
+_LOOKALIKE = str.maketrans("оοОΟбвВьЬтТ", "oooobbbbbtt")
+
+
+def _folded(nickname: str) -> str:
+    """``nickname`` as it reads: compatibility forms (full-width ｂｏｔ, the Kangxi radical
+    ⼈) and Cyrillic or Greek look-alikes (bоt) made plain, lower case."""
+    return unicodedata.normalize("NFKC", nickname).translate(_LOOKALIKE).casefold()
 
 
 def _check_nickname(raw: str, person: bool = True) -> str:
@@ -55,7 +66,7 @@ def _check_nickname(raw: str, person: bool = True) -> str:
         raise ApiError(
             "bad_nickname", f"a nickname has 1-32 printable characters, got {raw[:40]!r}"
         )
-    if person and _BOT_LIKE.search(nickname):
+    if person and _BOT_LIKE.search(_folded(nickname)):
         raise ApiError(
             "bad_nickname",
             f"a nickname may not pass for a server bot's (机器人, bot 2), got {raw[:40]!r}",
@@ -66,8 +77,13 @@ def _check_nickname(raw: str, person: bool = True) -> str:
 def _check_password(password: str | None) -> str:
     if password is None or not 8 <= len(password) <= 128:
         raise ApiError("bad_password", "a password has 8 to 128 characters")
-    if any(unicodedata.category(c) == "Cc" for c in password):  # NUL, tabs, newlines…
-        raise ApiError("bad_password", "a password may not contain control characters")
+    # NUL, tabs, newlines (Cc), line and paragraph separators (Zl, Zp), invisible ones (Cf)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in password):
+        raise ApiError(
+            "bad_password", "a password may not contain control or invisible characters"
+        )
+    if not password.strip():
+        raise ApiError("bad_password", "a password may not be spaces only")
     return password
 
 

@@ -115,16 +115,22 @@ async def visible_match(
     raise ApiError("no_match", f"no match {match_id}", 404)
 
 
+async def running_tournament(db: AsyncSession, room_id: int) -> int | None:
+    """The tournament still being played that the room is a table of, if any."""
+    found: int | None = await db.scalar(
+        select(Tournament.id)
+        .join(TournamentGame, TournamentGame.tournament_id == Tournament.id)
+        .where(TournamentGame.room_id == room_id, Tournament.status != "finished")
+        .limit(1)
+    )
+    return found
+
+
 async def _not_in_a_running_tournament(db: AsyncSession, row: MatchRow) -> None:
     """Refuse (409 ``not_finished``) a game of a tournament still being played: every
     rotation of a deal is the same cards, so its record, 结算 or replay would show a
     player the hands and the stock of a game still to come (RULES.md §14)."""
-    running = await db.scalar(
-        select(Tournament.id)
-        .join(TournamentGame, TournamentGame.tournament_id == Tournament.id)
-        .where(TournamentGame.room_id == row.room_id, Tournament.status != "finished")
-        .limit(1)
-    )
+    running = await running_tournament(db, row.room_id)
     if running is not None:
         raise ApiError(
             "not_finished",

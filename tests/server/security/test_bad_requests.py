@@ -134,7 +134,8 @@ def test_nicknames_and_passwords_a_person_may_not_take(client: TestClient) -> No
     """A nickname the table gives a server bot's seat would let a person pass for one; a
     refused nickname is quoted as sent (a full-width space was quoted as ''); a password
     of NUL bytes was accepted."""
-    for name in ("普通机器人2号", "大师机器人", "Normal bot 2", "bot1"):
+    for name in ("普通机器人2号", "大师机器人", "Normal bot 2", "bot1", "普通機器人2號",
+                 "普通机器⼈2号", "Normal bоt 2", "Normal ｂｏｔ 2", "Master bot"):  # fmt: skip
         r = client.post("/accounts/guest", json={"nickname": name})
         assert r.status_code == 400 and r.json()["code"] == "bad_nickname", (name, r.text)
         assert repr(name) in r.json()["reason"], r.text
@@ -142,14 +143,23 @@ def test_nicknames_and_passwords_a_person_may_not_take(client: TestClient) -> No
         assert client.post("/accounts/guest", json={"nickname": name}).status_code == 201
     r = client.post("/accounts/guest", json={"nickname": "\u3000"})
     assert r.json()["code"] == "bad_nickname" and repr("\u3000") in r.json()["reason"], r.text
-    for password in ("\x00" * 8, "abc\ndefgh", "tab\tpassword"):
+    for password in ("\x00" * 8, "abc\ndefgh", "tab\tpassword", "12345678\u2028",
+                     "12345678\u200b", " " * 8):  # fmt: skip
         r = client.post(
             "/accounts/register", json={"username": "alice", "password": password, "nickname": "A"}
         )
         assert r.status_code == 400 and r.json()["code"] == "bad_password", r.text
-        assert "control characters" in r.json()["reason"]
+        assert "control or invisible" in r.json()["reason"] or "spaces" in r.json()["reason"]
     r = client.post(
         "/accounts/register",
         json={"username": "alice", "password": "密码 with spaces", "nickname": "A"},
     )
     assert r.status_code == 201, r.text
+
+
+def test_a_long_room_code_is_quoted_cut(client: TestClient) -> None:
+    """``GET /rooms/<60,000 digits>/hint`` quoted the whole code back."""
+    token = client.post("/accounts/guest", json={"nickname": "h"}).json()["token"]
+    r = client.get(f"/rooms/{'7' * 60_000}/hint", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 404 and r.json()["code"] == "no_room", r.text[:200]
+    assert len(r.content) < 200, len(r.content)

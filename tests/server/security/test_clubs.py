@@ -181,3 +181,41 @@ def test_a_template_without_bots_seats_none(server: Server) -> None:
     r = _post(server, f"/rooms/{code}/bots", owner, {"bot": "random"})
     assert r.status_code == 403 and r.json()["code"] == "no_bots", r.text
     assert all(s is None for s in _get(server, f"/rooms/{code}", owner).json()["seats"])
+
+
+def test_a_club_rooms_play_again_stays_the_clubs(db_url: str) -> None:
+    """再来一局 of a club's room made a private room that was no longer the club's: out of
+    its lobby and standings, open to bots its template refused and to any key holder."""
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from paohuzi.server.app import create_app
+    from paohuzi.server.limits import PlaySettings
+
+    with TestClient(create_app(db_url, PlaySettings(grace=0))) as c:
+
+        def bearer(name: str) -> dict[str, str]:
+            token = c.post("/accounts/guest", json={"nickname": name}).json()["token"]
+            return {"Authorization": f"Bearer {token}"}
+
+        h = bearer("o")
+        club = c.post("/clubs", json={"name": "再来"}, headers=h).json()
+        tid = c.post(f"/clubs/{club['id']}/templates", json={"name": "一局", "rounds": 1},
+                     headers=h).json()["id"]  # fmt: skip
+        code = c.post(f"/clubs/{club['id']}/templates/{tid}/open", headers=h).json()["code"]
+        assert c.post(f"/rooms/{code}/join", json={"seat": 0}, headers=h).status_code == 200
+        assert c.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=h).status_code == 200
+        assert c.post(f"/rooms/{code}/start", headers=h).status_code == 200
+        deadline = time.monotonic() + 60
+        while c.get(f"/rooms/{code}", headers=h).json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the match did not end"
+            time.sleep(0.05)
+        new = c.post(f"/rooms/{code}/again", headers=h)
+        assert new.status_code == 200, new.text
+        lobby = c.get(f"/clubs/{club['id']}/rooms", headers=h).json()
+        assert new.json()["code"] in json.dumps(lobby), lobby
+        stranger = bearer("s")
+        key = new.json()["invite_key"]
+        r = c.post(f"/rooms/{new.json()['code']}/join", json={"key": key}, headers=stranger)
+        assert r.status_code == 404 and r.json()["code"] == "no_room", r.text  # members only

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request
 from sqlalchemy import update
 from sqlalchemy.engine import CursorResult
 
+from ..clubdb import ClubRoom
 from ..db import RoomRow, RoomSeat
 from ..deps import Db, Me, Srv, address
 from ..errors import ApiError
@@ -50,6 +51,11 @@ async def _follow_up(db: Db, old: RoomRow, me_id: int, bots: list[RoomSeat]) -> 
         raise ApiError(
             "busy", "another player asked for 再来一局 at the same moment; try again", 503
         )
+    club = await db.get(ClubRoom, old.id)
+    if club is not None:  # a club's room's follow-up is the club's too (its members, its
+        # template's "no bots", its standings); it was a private room open to any key holder
+        db.add(ClubRoom(room_id=new.id, club_id=club.club_id, template_id=club.template_id,
+                        bots=club.bots))  # fmt: skip
     seated: list[RoomSeat] = []
     for b in bots:
         assert b.bot is not None

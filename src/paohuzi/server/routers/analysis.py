@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import select
 
 from ...core.views import view
+from ..clubdb import ClubRoom
 from ..db import AnalysisRow
 from ..deps import Db, Me, Srv
 from ..errors import ApiError
@@ -102,8 +103,9 @@ async def get_analysis(match_id: MatchId, seat: Seat, me: Me, db: Db) -> dict[st
 
 
 @router.post("/rooms/{code}/hint")
-async def hint(code: RoomCode, request: Request, me: Me, srv: Srv) -> dict[str, Any]:
-    """提示: the caller's current decision valued (a game with bots only besides the caller)."""
+async def hint(code: RoomCode, request: Request, me: Me, db: Db, srv: Srv) -> dict[str, Any]:
+    """提示: the caller's current decision valued (a game with bots only besides the caller,
+    and not a club's: its games count in the standings and the tournaments)."""
     table = srv.hub.tables.get(code)
     if table is None:
         raise ApiError("no_table", f"no game is being played in room {code} here", 404)
@@ -112,6 +114,10 @@ async def hint(code: RoomCode, request: Request, me: Me, srv: Srv) -> dict[str, 
         raise ApiError("not_seated", "only a seated player may ask for a hint", 403)
     if any(i.bot is None for s, i in enumerate(table.seats) if s != seat):
         raise ApiError("not_practice", "hints are for games against bots only", 403)
+    if await db.scalar(select(ClubRoom.room_id).where(ClubRoom.room_id == table.room_id)):
+        raise ApiError(
+            "not_practice", "no hints in a club's games: they count in its standings", 403
+        )
     st = table.state
     if st.over or seat not in st.to_act() or len(st.legal_actions(seat)) < 2:
         raise ApiError("no_decision", "you have no decision to make now", 409)

@@ -74,7 +74,7 @@ async def hint(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[st
     room = await db.scalar(room_by_code(code))
     if room is None:
         srv.rates.missed(address(request))
-        raise ApiError("no_room", f"no room {code!r}", 404)
+        raise ApiError("no_room", f"no room {code[:16]!r}", 404)
     seat = await db.scalar(
         select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == me.id)
     )
@@ -177,7 +177,7 @@ async def seed(code: str, body: SeedBody, me: Me, db: Db, request: Request) -> N
     """Fix a room's deals before its start (tests only: ``PAOHUZI_TEST_SEEDS=1``)."""
     room = await db.scalar(room_by_code(code))
     if room is None:
-        raise ApiError("no_room", f"no room {code!r}", 404)
+        raise ApiError("no_room", f"no room {code[:16]!r}", 404)
     if room.host_id != me.id:
         raise ApiError("not_host", "only the host may seed the room", 403)
     request.app.state.seeds[code] = body.seed

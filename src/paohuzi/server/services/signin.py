@@ -14,7 +14,7 @@ from ..errors import ApiError
 from ..hub import Hub
 from ..protocol import Auth, error_dict, waiting_dict
 from ..ratelimit import Rates
-from ..rooms import find_room
+from ..rooms import find_room, running_tournament
 from ..tables import Connection, TableHandle
 
 __all__ = ["sign_in"]
@@ -34,6 +34,12 @@ async def _room_and_seat(
         seat = await db.scalar(
             select(RoomSeat.seat).where(RoomSeat.room_id == room.id, RoomSeat.account_id == acct.id)
         )
+        if seat is None and (tid := await running_tournament(db, room.id)) is not None:
+            # Its deal is played at the other tables too: watching one shows their cards.
+            raise ApiError(
+                "not_allowed",
+                f"the tables of tournament {tid} are not watched while it is being played",
+            )
         shared, near = [], []
         if room.status == "open":
             shared = await fairplay.groups(db, room.id)

@@ -57,6 +57,20 @@ async def create(db: AsyncSession, c: Caller, deals: int, players: list[int | st
     people = [p for p in players if isinstance(p, int)]
     if len(set(people)) != len(people):
         raise ApiError("bad_players", "a member plays in one slot only")
+    # A table of bots only costs the server its CPU for every stage with nobody watching
+    # (two tournaments of 24 bots put 16 such matches in play at once).
+    for table in range(len(players) // 3):
+        if not any(isinstance(p, int) for p in players[3 * table : 3 * table + 3]):
+            raise ApiError("bad_players", f"table {table + 1} has no member: bots only")
+    running = await db.scalar(
+        select(Tournament.id).where(
+            Tournament.club_id == c.club.id, Tournament.status != "finished"
+        )
+    )
+    if running is not None:
+        raise ApiError(
+            "busy", f"the club's tournament {running} is being played; one at a time", 409
+        )
     for p in players:
         if isinstance(p, str) and p not in BOT_KINDS:
             raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {p[:20]!r}")
