@@ -48,6 +48,32 @@ def test_event_lines_in_chinese_and_english() -> None:
     assert "seat" not in event_line(draw, 0)
 
 
+def test_english_says_you_draw_and_your_pile() -> None:
+    """"you draws 三", "九 to you's pile": the English log spoke of "you" as of a third seat."""
+    draw = Event(EventKind.DRAW, seat=0, face=parse_faces("三")[0])
+    pile = Event(EventKind.PILE, seat=0, face=parse_faces("九")[0])
+    discard = Event(EventKind.DISCARD, seat=0, face=parse_faces("九")[0])
+    passed = Event(EventKind.PASS, seat=0, face=None)
+    assert event_line(draw, 0, "en") == "you draw 三"
+    assert event_line(discard, 0, "en") == "you discard 九"
+    assert event_line(passed, 0, "en") == "you pass (过)"
+    assert event_line(pile, 0, "en") == "九 to your pile"
+    assert event_line(draw, 1, "en") == "prev draws 三"
+    assert event_line(pile, 1, "en") == "九 to prev's pile"
+
+
+def test_bots_are_named_by_their_level() -> None:
+    """The Chinese screen called the default bot "heuristic"; every name of a level shows
+    the level, in the screen's language."""
+    from paohuzi.tui.words import bot_word
+
+    assert [bot_word(n) for n in ("heuristic", "putong", "普通", "learned", "dashi", "入门")] == [
+        "普通", "普通", "普通", "高手", "大师", "入门"
+    ]  # fmt: skip
+    assert bot_word("heuristic", "en") == "Normal" and bot_word("random") == "随机"
+    assert word("by_other", "zh") == "他家翻出"  # a 胡 is on a drawn card (RULES.md §4)
+
+
 def test_settlement_columns_line_up() -> None:
     # the pair 对:三三 (two cards, seven cells) beside three- and four-card groups
     win = evaluate_win(table="跑:二二二二", hand="三 四五六 七八九 壹贰叁 肆伍陆 贰柒拾", card="三")

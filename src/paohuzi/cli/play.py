@@ -90,7 +90,7 @@ def play(
     try:
         from ..tui.app import play_app
         from ..tui.session import GameSession, default_records_dir
-        from ..tui.words import LANGS, word
+        from ..tui.words import LANGS, bot_word, word
     except ImportError as e:  # pragma: no cover - depends on the install
         fail(f"paohuzi play needs textual: pip install 'paohuzi[play]' ({e})")
     from ..bots import make_bot
@@ -108,7 +108,7 @@ def play(
         s: make_bot(n, match.seed + s, match.rules) for s, n in zip(seats, names, strict=True)
     }
     session = GameSession(match, players, human=0, records_dir=folder)
-    names_by_seat = dict(zip(seats, names, strict=True))
+    names_by_seat = {s: bot_word(n, lang) for s, n in zip(seats, names, strict=True)}
     tui = play_app(session, lang=lang, delay=delay, names=names_by_seat, notice=notice)
     saved = tui.run()
     if notice:

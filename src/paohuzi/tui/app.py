@@ -154,6 +154,7 @@ class PlayApp(App[Path | None]):
         self._older: list[str] = []  # what the log panel shows: moves older than the recent ones
         self._pending: deque[Event] = deque()
         self._feeding = False
+        self._shown: Event | None = None  # the last move shown while moves are paced
 
     _GAME_ACTIONS = frozenset(
         {"move", "discard", "option", "pass_claim", "toggle_hint", "focus_cmd", "focus_hand"}
@@ -235,6 +236,7 @@ class PlayApp(App[Path | None]):
         self.refresh_all()
 
     def _show_event(self, e: Event) -> None:
+        self._shown = e
         line = event_line(e, self.session.human, self.lang)
         self.log_lines.append(line)
         if e.kind is EventKind.PASS:
@@ -439,7 +441,17 @@ class PlayApp(App[Path | None]):
             return
         v = v or self.session.view()
         t = Text()
-        if v.offer is not None and v.offer_source is not None:
+        e = self._shown if self._feeding else None
+        if e is not None:  # paced: the card of the move just shown, not the state's (ahead)
+            if e.kind in (EventKind.DRAW, EventKind.DISCARD) and e.face is not None:
+                drawn = e.kind is EventKind.DRAW
+                how = self.w("drawn_by" if drawn else "discarded_by", who=self.seat(e.seat))
+                t.append(self.w("offer") + ": ", style="bold")
+                t.append_text(faces_text((e.face,)))
+                t.append(f"  ({how})")
+            else:
+                t.append("…")
+        elif v.offer is not None and v.offer_source is not None:
             src = self.seat(v.offer_source)
             how = self.w("drawn_by" if v.offer_from_draw else "discarded_by", who=src)
             t.append(self.w("offer") + ": ", style="bold")

@@ -101,11 +101,17 @@ def round_over_text(
     out = Text()
     out.append(word("round", lang, n=len(m.finished), total=m.rounds_total) + "\n", style="bold")
     if res.winner is None or res.win is None:
-        out.append(word("huangzhuang", lang, who=seat_word(res.next_dealer, human, lang)) + "\n")
+        if m.over:  # no next deal to stay the dealer for
+            out.append(word("huangzhuang_last", lang) + "\n")
+        else:
+            out.append(
+                word("huangzhuang", lang, who=seat_word(res.next_dealer, human, lang)) + "\n"
+            )
     else:
         name = names.get(res.winner, "")
+        shown = "" if not name else f" ({name})" if lang == "en" else f"（{name}）"
         out.append(
-            word("wins", lang, who=seat_word(res.winner, human, lang), name=name) + "\n",
+            word("wins", lang, who=seat_word(res.winner, human, lang), name=shown) + "\n",
             style="bold green",
         )
         out.append(win_text(res.win, lang) + "\n")

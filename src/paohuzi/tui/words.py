@@ -64,11 +64,12 @@ _WORDS: dict[str, tuple[str, str]] = {
     "round_start": ("— 第 {n}/{total} 局 —", "— round {n}/{total} —"),
     "settlement": ("结算", "Settlement"),
     "hands": ("各家手牌", "Hands"),
-    "wins": ("{who} 胡牌（{name}）", "{who} wins ({name})"),
+    "wins": ("{who} 胡牌{name}", "{who} wins{name}"),
     "huangzhuang": (
         "荒庄：底牌已摸完，不结算，{who}继续坐庄。",
         "荒庄: the stock ran out, no payments; {who} deals again.",
     ),
+    "huangzhuang_last": ("荒庄：底牌已摸完，不结算。", "荒庄: the stock ran out, no payments."),
     "record_saved": ("记录已保存：{path}", "Record saved: {path}"),
     "record_failed": ("记录未能保存：{why}", "could not save the record: {why}"),
     "match_over": ("比赛结束，共 {n} 局。", "Match over after {n} round(s)."),
@@ -90,7 +91,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     ),
     "hu_on": ("胡 {card}{how}，{drawn}", "胡 on {card}{how}, {drawn}"),
     "self_drawn": ("自摸", "自摸 (own draw)"),
-    "by_other": ("他家打出/翻出", "drawn by another player"),
+    "by_other": ("他家翻出", "drawn by another player"),  # (a 胡 is on a drawn card: §4)
     "rp_step": ("第{r}/{rt}局  第{i}/{n}步  （{how}）", "round {r}/{rt}  step {i}/{n}  ({how})"),
     "rp_full": ("全视角", "full view"),
     "rp_spectator": ("旁观视角", "spectator view"),
@@ -219,14 +220,16 @@ def event_line(
 
     who = seat_word(e.seat, human, lang) if e.seat >= 0 else ""
     card = glyph(e.face) if e.face is not None else "?"
+    you = en and who == "you"  # (you draw, your pile: not "you draws", "you's pile")
     if k is EventKind.DRAW:
-        return f"{who} draws {card}" if en else f"{who} 翻 {card}"
+        return f"{who} draw{'' if you else 's'} {card}" if en else f"{who} 翻 {card}"
     if k is EventKind.DISCARD:
-        return f"{who} discards {card}" if en else f"{who} 打 {card}"
+        return f"{who} discard{'' if you else 's'} {card}" if en else f"{who} 打 {card}"
     if k is EventKind.PASS:
-        return f"{who} passes (过)" if en else f"{who} 过"
+        return f"{who} pass{'' if you else 'es'} (过)" if en else f"{who} 过"
     if k is EventKind.PILE:
-        return f"{card} to {who}'s pile" if en else f"{card} 无人要，归{who}"
+        whose = "your" if you else f"{who}'s"
+        return f"{card} to {whose} pile" if en else f"{card} 无人要，归{who}"
     if k in (EventKind.TI, EventKind.WEI, EventKind.PAO, EventKind.PENG, EventKind.CHI):
         src = ""
         if 0 <= e.source != e.seat:
@@ -286,3 +289,25 @@ def win_text(win: WinResult, lang: str = "zh") -> str:
         lines.append(word("no_mingtang", lang))
     lines.append(f"{win.tun} 囤 × {win.fan} 番 = {win.score}")
     return "\n".join(lines)
+
+
+# A bot by its level, as the player chose it (入门 … 大师), whatever name picked it.
+_BOT_LEVEL = {"heuristic": "普通", "learned": "高手", "guided": "大师", "noisy heuristic": "入门"}
+_LEVEL_EN = {"入门": "Beginner", "普通": "Normal", "高手": "Expert", "大师": "Master"}
+_OTHER_BOTS = {
+    "random": ("随机", "Random"),
+    "search": ("搜索", "Search"),
+    "dmc": ("自对弈", "Self-play"),
+}
+
+
+def bot_word(name: str, lang: str = "zh") -> str:
+    """A bot's name for the screen: its level in the screen's language (普通, Normal) for
+    any name of it (heuristic, putong, 普通); another bot's own word (随机); else the name."""
+    from ..bots.levels import level_of
+
+    level = level_of(name) or _BOT_LEVEL.get(name)
+    if level is not None:
+        return _LEVEL_EN[level] if lang == "en" else level
+    zh_en = _OTHER_BOTS.get(name)
+    return name if zh_en is None else zh_en[1 if lang == "en" else 0]
