@@ -49,7 +49,7 @@ def test_event_lines_in_chinese_and_english() -> None:
 
 
 def test_english_says_you_draw_and_your_pile() -> None:
-    """"you draws 三", "九 to you's pile": the English log spoke of "you" as of a third seat."""
+    """ "you draws 三", "九 to you's pile": the English log spoke of "you" as of a third seat."""
     draw = Event(EventKind.DRAW, seat=0, face=parse_faces("三")[0])
     pile = Event(EventKind.PILE, seat=0, face=parse_faces("九")[0])
     discard = Event(EventKind.DISCARD, seat=0, face=parse_faces("九")[0])

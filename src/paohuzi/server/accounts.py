@@ -48,7 +48,7 @@ def hash_token(token: str) -> str:
 # "Normal bot 2"), read after folding look-alikes (:func:`_folded`). (A program playing
 # through the API, ``paohuzi bot``, is "heuristic bot": allowed.)
 _BOT_LIKE = re.compile(
-    r"机器人|機器人|\bbot\s*\d|\b(beginner|normal|expert|master|random|computer)\s*bot\b"
+    r"机器人|機器人|\bbot\s*\d|\b(beginner|normal|expert|master|computer)\s*bot\b"
 )
 # Letters drawn like the Latin ones of "bot" (Cyrillic, Greek): NFKC leaves them apart.
 _LOOKALIKE = str.maketrans("оοОΟбвВьЬтТ", "oooobbbbbtt")
@@ -79,9 +79,7 @@ def _check_password(password: str | None) -> str:
         raise ApiError("bad_password", "a password has 8 to 128 characters")
     # NUL, tabs, newlines (Cc), line and paragraph separators (Zl, Zp), invisible ones (Cf)
     if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in password):
-        raise ApiError(
-            "bad_password", "a password may not contain control or invisible characters"
-        )
+        raise ApiError("bad_password", "a password may not contain control or invisible characters")
     if not password.strip():
         raise ApiError("bad_password", "a password may not be spaces only")
     return password
