@@ -130,6 +130,7 @@ def test_play_suggests_a_replay_that_needs_no_venv() -> None:
 
     hint = replay_hint(Path("/tmp/x y.json"))
     assert hint.startswith(sys.executable) and "-m paohuzi replay '/tmp/x y.json'" in hint
+    assert replay_hint(Path("/tmp/a.json"), "en").endswith("replay /tmp/a.json --lang en")
 
 
 def test_play_reports_a_lost_record_on_exit(

@@ -101,3 +101,12 @@ def test_face_down_groups_say_so() -> None:
     ti = Event(EventKind.TI, seat=2, detail="dealt")
     assert event_line(ti, 0) == "上家 提（暗·起手）"
     assert event_line(ti, 0, "en") == "prev 提 [face down, dealt]"
+
+
+def test_a_saved_records_path_is_short() -> None:
+    """The full path wrapped into three pieces at 80 columns: the home folder is ``~``."""
+    from paohuzi.tui.panels import short_path
+
+    home = Path.home()
+    assert short_path(home / ".paohuzi" / "records" / "m.json") == "~/.paohuzi/records/m.json"
+    assert short_path(Path("/srv/records/m.json")) == "/srv/records/m.json"

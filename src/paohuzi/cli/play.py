@@ -47,12 +47,14 @@ def choose_bots(spec: str | None) -> tuple[list[str], str | None]:
     return names, None
 
 
-def replay_hint(path: Path) -> str:
-    """A replay command that works without the virtualenv on PATH (this Python, ``-m``)."""
+def replay_hint(path: Path, lang: str = "zh") -> str:
+    """A replay command that works without the virtualenv on PATH (this Python, ``-m``),
+    in the match's language."""
     import shlex
     import sys
 
-    return f"{shlex.quote(sys.executable)} -m paohuzi replay {shlex.quote(str(path))}"
+    extra = " --lang en" if lang == "en" else ""
+    return f"{shlex.quote(sys.executable)} -m paohuzi replay {shlex.quote(str(path))}{extra}"
 
 
 @app.command()
@@ -118,4 +120,4 @@ def play(
         raise typer.Exit(1)
     if saved is not None:
         typer.echo(word("exit_saved", lang, path=saved))
-        typer.echo(word("exit_replay", lang, hint=replay_hint(saved)))
+        typer.echo(word("exit_replay", lang, hint=replay_hint(saved, lang)))

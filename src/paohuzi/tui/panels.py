@@ -75,6 +75,13 @@ def seat_text(
     return t
 
 
+def short_path(path: Path) -> str:
+    """``path`` with the home folder as ``~`` (the full one wrapped into pieces at 80 columns)."""
+    home = str(Path.home())
+    text = str(path)
+    return "~" + text[len(home) :] if text.startswith(home + "/") else text
+
+
 def balances(v: SeatView) -> tuple[int, int, int]:
     """The 悟性 balances, settled ones once the round is over."""
     return v.result.balances if v.result is not None else v.balances
@@ -127,7 +134,7 @@ def round_over_text(
         out.append_text(faces_text(hand) if hand else Text("—", style="dim"))
         out.append("\n")
     if saved is not None:
-        out.append("\n" + word("record_saved", lang, path=saved) + "\n", style="italic")
+        out.append("\n" + word("record_saved", lang, path=short_path(saved)) + "\n", style="italic")
     if save_error is not None:
         out.append("\n" + word("record_failed", lang, why=save_error) + "\n", style="bold red")
     if m.over:
