@@ -276,7 +276,7 @@ class GameSession:
             if isinstance(e, NotationError):
                 return Refusal("unreadable", move=text, why=str(e))
             legal = tuple(a.text() for a in self.view().legal)
-            return Refusal("illegal_move", move=text, legal=legal, why=str(e))
+            return Refusal("illegal_move", move=text, legal=legal, why=_short_why(str(e)))
         return None
 
     def apply_human(self, action: Action | str | int) -> list[Event]:
@@ -307,3 +307,12 @@ class GameSession:
         self.record_path.write_text(dumps(self.match.record()), encoding="utf-8")
         self.saved = self.record_path
         return self.record_path
+
+
+def _short_why(message: str) -> str:
+    """The engine's reason without its prefix and its list of legal moves (the screen's
+    line cut it mid-list): "illegal action '打:壹' for seat 0: 壹 is not in the hand;
+    legal: …" -> "壹 is not in the hand"."""
+    why = message.split("; legal", 1)[0]
+    head, sep, tail = why.partition(": ")
+    return tail if sep and head.startswith("illegal action") else why

@@ -130,7 +130,10 @@ _WORDS: dict[str, tuple[str, str]] = {
         "看不懂“{text}”：可输入 s5、打:五、碰、吃:三四五 比:五五伍、过、胡",
         "cannot read {text!r}: {why}",
     ),
-    "illegal_move": ("“{text}”现在不能走；可走：{legal}", "{why}"),
+    "illegal_move": (
+        "“{text}”现在不能走；可走：{legal}",
+        "{text!r} cannot be played now: {why}",
+    ),
     "bot_failed": (
         "! {who} 出错（{why}），代为 {move}",
         "! bot {who} failed ({why}); played {move}",
