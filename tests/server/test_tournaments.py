@@ -2,8 +2,8 @@
 tournamentclient.py): 6 players (a heuristic and two random bots at each table) and 6 deals
 on 2 tables. Every deal is played once per rotation at both tables, with one seed (the same
 cards) everywhere and the seats rotated as the arena rotates them; duplicate scores sum to
-zero per deal; the stronger bot (heuristic, +5.1 points a round over random in the arena)
-ranks first and the heuristics' mean score is above the randoms'. (The learned bot's +1.1
+zero per deal; the heuristics' mean score (+5.1 points a round over random in the arena) is
+above the randoms'. (The learned bot's +1.1
 over the heuristic is too small a gap for 6 deals to show: test_tournament_ranking.py plays
 360 deals in-process with the same rotation and scoring code.) Bots of the server fill seats
 too."""
@@ -11,6 +11,7 @@ too."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import httpx
@@ -87,9 +88,9 @@ async def test_six_players_six_deals_two_tables(server: Server) -> None:
     strong = [score[ids[i]] for i, k in enumerate(kinds) if k == "heuristic"]
     weak = [score[ids[i]] for i, k in enumerate(kinds) if k == "random"]
     # The arena: heuristic +3.42, random −1.71 a round at such a table. Six deals leave a
-    # duplicate score's error near 1.6 a round: the best player and the kinds' means are
-    # what they separate surely.
-    assert res["ranking"][0]["account_id"] in {ids[0], ids[3]}, res["ranking"]
+    # duplicate score's error near 1.6 a round: the kinds' means are what they separate
+    # surely. (Not the best player: on a fresh tournament seed a random player ranked
+    # first once in CI, +18.3 over the heuristics' +10.0 and −1.7.)
     assert sum(strong) / 2 - sum(weak) / 4 > 0, res["ranking"]
     assert abs(sum(e["score"] for e in res["ranking"])) < 1e-3
 
@@ -103,30 +104,7 @@ async def test_bots_fill_seats_and_strangers_see_nothing(server: Server) -> None
     stranger = guest(server, "stranger")
     r = httpx.get(f"{server.http}/clubs/{cid}/tournaments/{tid}/results", headers=auth(stranger))
     assert r.status_code == 404 and r.json()["code"] == "no_club"
-    play = asyncio.create_task(_play(server, cid, tid, owner, "heuristic", 0))
-    # A finished game of a tournament still running shows no cards: its next rotations are
-    # the same deal (the record showed every hand and the stock of the game to come).
-    checked = False
-    while not play.done() and not checked:
-        res = await asyncio.to_thread(_results, server, cid, tid, owner)
-        done = [
-            p for d in res["deals"] for p in d["plays"]
-            if all(x["result"] is not None for x in p["seats"])
-        ]  # fmt: skip
-        if done and res["status"] != "finished":
-            for path in ("record", "rounds/0", "replay/0"):
-                url = f"{server.http}/matches/{done[0]['match_id']}/{path}"
-                r = await asyncio.to_thread(httpx.get, url, headers=auth(owner))
-                if r.status_code == 200:  # the tournament ended in between: no check
-                    assert _results(server, cid, tid, owner)["status"] == "finished", r.text
-                    break
-                assert r.status_code == 409 and r.json()["code"] == "not_finished", r.text
-                assert "tournament" in r.json()["reason"]
-            else:
-                checked = True
-        await asyncio.sleep(0.02)
-    await asyncio.wait_for(play, 300)
-    assert checked, "no finished game was seen while the tournament ran"
+    await asyncio.wait_for(_play(server, cid, tid, owner, "heuristic", 0), 300)
     res = _results(server, cid, tid, owner)
     assert len(res["deals"][0]["plays"]) == 3
     record = httpx.get(f"{server.http}/matches/{res['deals'][0]['plays'][0]['match_id']}/record",
@@ -173,3 +151,35 @@ async def test_a_running_tournament_is_not_watched_helped_or_doubled(server: Ser
         await sock.close()
     r = httpx.post(f"{server.http}/rooms/{code}/hint", headers=auth(owner))
     assert r.status_code == 403 and r.json()["code"] == "not_practice", r.text
+
+
+async def test_a_finished_game_of_a_running_tournament_shows_no_cards(server: Server) -> None:
+    """Every rotation of a deal is the same cards: while the tournament runs, a finished
+    game's record, 结算 and replay (which showed every hand and the stock of the game to
+    come) are refused. Here table 1's member never connects, so the stage (and the
+    tournament) waits for the server to play that seat while table 0's game is over."""
+    cid, owner, _, ids = _club(server, 2)
+    body = {"deals": 1, "players": [ids[0], "random", "random", ids[1], "random", "random"]}
+    r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", json=body, headers=auth(owner))
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    play = asyncio.create_task(_play(server, cid, tid, owner, "random", 0))
+    try:
+        for _ in range(600):
+            res = await asyncio.to_thread(_results, server, cid, tid, owner)
+            mine = [p for p in res["deals"][0]["plays"] if p["table"] == 0]
+            if mine and all(x["result"] is not None for x in mine[0]["seats"]):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"table 0's game did not end: {res}")
+        assert res["status"] == "playing", res
+        for path in ("record", "rounds/0", "replay/0"):
+            url = f"{server.http}/matches/{mine[0]['match_id']}/{path}"
+            got = await asyncio.to_thread(httpx.get, url, headers=auth(owner))
+            assert got.status_code == 409 and got.json()["code"] == "not_finished", got.text
+            assert "tournament" in got.json()["reason"]
+    finally:
+        play.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await play

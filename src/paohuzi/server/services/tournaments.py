@@ -62,6 +62,11 @@ async def create(db: AsyncSession, c: Caller, deals: int, players: list[int | st
     for table in range(len(players) // 3):
         if not any(isinstance(p, int) for p in players[3 * table : 3 * table + 3]):
             raise ApiError("bad_players", f"table {table + 1} has no member: bots only")
+    for p in players:
+        if isinstance(p, str) and p not in BOT_KINDS:
+            raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {p[:20]!r}")
+        if isinstance(p, int) and not await is_member(db, c.club.id, p):
+            raise ApiError("no_member", f"account {p} is not a member of this club", 404)
     running = await db.scalar(
         select(Tournament.id).where(
             Tournament.club_id == c.club.id, Tournament.status != "finished"
@@ -71,11 +76,6 @@ async def create(db: AsyncSession, c: Caller, deals: int, players: list[int | st
         raise ApiError(
             "busy", f"the club's tournament {running} is being played; one at a time", 409
         )
-    for p in players:
-        if isinstance(p, str) and p not in BOT_KINDS:
-            raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {p[:20]!r}")
-        if isinstance(p, int) and not await is_member(db, c.club.id, p):
-            raise ApiError("no_member", f"account {p} is not a member of this club", 404)
     t = Tournament(club_id=c.club.id, deals=deals, tables=len(players) // 3,
                    seed=secrets.randbelow(2**62), stage=0, status="playing")  # fmt: skip
     db.add(t)
