@@ -63,6 +63,8 @@ def test_card_looks() -> None:
     assert "#c1121f" in big_red and "bold" in big_red
     assert "#c1121f" not in small_black and "bold" not in small_black
     assert card_text(parse_faces("三")[0], marked=True).plain == "*三 "
+    assert card_text(parse_faces("三")[0], selected=True).plain == "[三]"
+    assert card_text(parse_faces("三")[0], selected=True, marked=True).plain == "*三]"
     assert [seat_name(s) for s in range(3)] == ["你 seat 0", "下家 seat 1", "上家 seat 2"]
 
 

@@ -109,8 +109,11 @@ def card_style(face: int, selected: bool = False) -> str:
 
 
 def card_text(face: int, selected: bool = False, marked: bool = False) -> Text:
-    """One card, four cells: ``[五]`` when selected, ``*五 `` when marked (leaves 听)."""
-    left, right = ("[", "]") if selected else ("*" if marked else " ", " ")
+    """One card, four cells: ``[五]`` when selected, ``*五 `` when marked (leaves 听),
+    ``*五]`` when both (the mark was hidden on the card selected, usually the one it
+    points at)."""
+    left = "*" if marked else "[" if selected else " "
+    right = "]" if selected else " "
     return Text(f"{left}{glyph(face)}{right}", style=card_style(face, selected))
 
 
