@@ -295,7 +295,6 @@ def win_text(win: WinResult, lang: str = "zh") -> str:
 
 
 # A bot by its level, as the player chose it (入门 … 大师), whatever name picked it.
-_BOT_LEVEL = {"heuristic": "普通", "learned": "高手", "guided": "大师", "noisy heuristic": "入门"}
 _LEVEL_EN = {"入门": "Beginner", "普通": "Normal", "高手": "Expert", "大师": "Master"}
 _OTHER_BOTS = {
     "random": ("随机", "Random"),
@@ -307,9 +306,12 @@ _OTHER_BOTS = {
 def bot_word(name: str, lang: str = "zh") -> str:
     """A bot's name for the screen: its level in the screen's language (普通, Normal) for
     any name of it (heuristic, putong, 普通); another bot's own word (随机); else the name."""
-    from ..bots.levels import level_of
+    from ..bots.levels import LEVELS, level_of
 
-    level = level_of(name) or _BOT_LEVEL.get(name)
+    # (a level's own bot by that bot's name: heuristic is 普通; bots/levels.py says which)
+    level = level_of(name) or next(
+        (lv for lv, (_a, bot, _f) in LEVELS.items() if bot == name), None
+    )
     if level is not None:
         return _LEVEL_EN[level] if lang == "en" else level
     zh_en = _OTHER_BOTS.get(name)

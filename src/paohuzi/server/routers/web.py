@@ -50,13 +50,6 @@ async def _table(srv: Server, db: AsyncSession, row: MatchRow) -> Table:
     return table
 
 
-async def _match_row(db: AsyncSession, match_id: int) -> MatchRow:
-    row = await db.get(MatchRow, match_id)
-    if row is None:
-        raise ApiError("no_match", f"no match {match_id}", 404)
-    return row
-
-
 def _round_key(match_id: int, rnd: int, part: int) -> int:
     """A cache key per (match, round, part): parts 0-2 a seat's steps, 3 the spectators'
     steps, 4 the round's 结算."""
@@ -159,8 +152,8 @@ async def replay_round(
     ).all()
     # The seats' names, and each seat's bot kind (None: a person): the page names a bot by
     # its level, as at the live table, not by its account's nickname ("putong bot").
-    names = json.dumps([n for n, _ in found], ensure_ascii=False)
-    names += ',"bots":' + json.dumps([b for _, b in found])
+    seats = {"names": [n for n, _ in found], "bots": [b for _, b in found]}
+    tail = json.dumps(seats, ensure_ascii=False)[1:-1].encode()  # (the object's members)
     await db.close()  # a rebuild may take seconds: wait on it holding no connection
     record = await _record(srv, match_id)
 
@@ -168,9 +161,7 @@ async def replay_round(
         return await asyncio.to_thread(steps_json, record, match_id, rnd, seat)
 
     steps = await srv.derived.get(_round_key(match_id, rnd, 3 if seat is None else seat), work)
-    return Response(
-        steps[:-1] + b',"names":' + names.encode() + b"}", media_type="application/json"
-    )
+    return Response(steps[:-1] + b"," + tail + b"}", media_type="application/json")
 
 
 @seed_router.post("/rooms/{code}/seed", status_code=204)

@@ -99,6 +99,11 @@ function names() {
   return S.room ? S.room.seats.map((s, i) => (s ? seatName(s, i) : null)) : [null, null, null];
 }
 
+/** The bot levels as a select's options, weakest first, ``selected`` chosen. */
+function levelOptions(selected) {
+  return ["rumen", "putong", "gaoshou", "dashi"].map((l) => html`<option value=${l} selected=${l === selected}>${t(`level_${l}`)}</option>`);
+}
+
 /** Where a quick-chat bubble goes: over its speaker's panel (they stacked at the top centre,
  * over the card on offer); "" (the list's place) before the table is drawn. */
 function saidPlace(seat) {
@@ -372,7 +377,7 @@ function Lobby() {
         <label>${t("time_limit")}<select name="time_limit">${[0, 15, 30, 60].map((n) => html`<option value=${n} selected=${n === 0}>${n ? n : t("no_limit")}</option>`)}</select></label>
         <label class="check"><input type="checkbox" name="public" checked />${t("public")}</label>
         <label class="check"><input type="checkbox" name="bots" />${t("fill_bots")}</label>
-        <label>${t("bot_kind")}<select name="bot">${["rumen", "putong", "gaoshou", "dashi"].map((l) => html`<option value=${l} selected=${l === "putong"}>${t(`level_${l}`)}</option>`)}</select></label>
+        <label>${t("bot_kind")}<select name="bot">${levelOptions("putong")}</select></label>
         <button class="btn primary" type="submit">${t("create")}</button>
       </form>
     </section>
@@ -431,7 +436,7 @@ function WaitingRoom({ room, invite }) {
     <p class="muted" data-room-info>${t("room_info", { rounds: room.rounds, limit: room.time_limit ? t("limit_s", { s: room.time_limit }) : t("no_limit") })}</p>
     ${host && !full && html`<label class="bot-level">${t("bot_kind")} <select data-bot-level aria-label=${t("bot_kind")}
         onChange=${(e) => { S.botLevel = e.target.value; rerender(); }}>
-      ${["rumen", "putong", "gaoshou", "dashi"].map((l) => html`<option value=${l} selected=${l === S.botLevel}>${t(`level_${l}`)}</option>`)}</select></label>`}
+      ${levelOptions(S.botLevel)}</select></label>`}
     <div class="actions">
       ${host && !full && html`<button class="btn" onClick=${() => call("POST", `/rooms/${room.code}/bots`, { seat: null, bot: S.botLevel })}>${t("add_bots")}</button>`}
       ${host && html`<button class="btn primary" disabled=${!full} onClick=${() => call("POST", `/rooms/${room.code}/start`)}>${t("start")}</button>`}
