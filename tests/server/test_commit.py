@@ -6,7 +6,17 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
-from sqlalchemy import Column, Connection, Integer, MetaData, String, Table, select
+from sqlalchemy import (
+    JSON,
+    Column,
+    Connection,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    select,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -16,6 +26,9 @@ from paohuzi.server.db import make_engine, sync_engine
 META = MetaData()
 ROWS = Table("rows", META, Column("k", Integer, primary_key=True), Column("v", String(8)))
 AUTO = Table("auto", META, Column("id", Integer, primary_key=True), Column("v", String(8)))
+STAMPED = Table("stamped", META, Column("k", Integer, primary_key=True),
+                Column("note", String(8)), Column("at", DateTime(timezone=True)))  # fmt: skip
+NOTES = Table("notes", META, Column("k", Integer, primary_key=True), Column("doc", JSON))
 
 
 @pytest.mark.parametrize("threaded", [True, False])
@@ -65,6 +78,58 @@ async def test_writes_share_transactions_and_a_bad_one_fails_alone(
     expected = {k: str(47 if k == 7 else k) for k in range(40)}
     assert stored == expected | {k: str(k) for k in range(100, 120)}
     assert c.writes == 60 and shared < 20  # 20 writes queued together share transactions
+
+
+async def test_a_batchs_rows_go_in_one_statement_on_postgresql(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # psycopg's executemany in pipeline mode sends a command a row and flushes after each,
+    # with the GIL held; the writer thread sends a batch's rows of a table as one INSERT
+    # (commit._insert_rows). A column SQLAlchemy processes first (JSON) takes the slow way.
+    from datetime import UTC, datetime
+
+    from paohuzi.server import commit
+
+    built: list[tuple[str, int]] = []  # (table, rows) of each one-statement insert
+    real = commit._insert_rows
+
+    def spy(conn: Connection, table: Table, values: list[dict[str, object]]) -> None:
+        if commit._unnest_sql(table, tuple(values[0]), conn.dialect) is not None:
+            built.append((table.name, len(values)))
+        real(conn, table, values)
+
+    monkeypatch.setattr(commit, "_insert_rows", spy)
+    blocking = sync_engine(db_url)
+    META.create_all(blocking)
+    engine, sessions = make_engine(db_url)
+    c = committer_for(sessions)
+    at = datetime(2026, 12, 7, 19, 0, tzinfo=UTC)
+
+    async def one(k: int) -> None:
+        note = None if k % 3 == 0 else f"n{k}"
+        rows = [(STAMPED, {"k": k, "note": note, "at": at}), (NOTES, {"k": k, "doc": {"k": [k]}})]
+        await c.commit(rows=rows)
+
+    try:
+        await asyncio.gather(*(one(k) for k in range(12)))
+        await c.close()
+    finally:
+        await engine.dispose()
+    with blocking.connect() as db:
+        stamped = sorted(db.execute(select(STAMPED.c.k, STAMPED.c.note, STAMPED.c.at)))
+        notes = sorted(db.execute(select(NOTES.c.k, NOTES.c.doc)))
+    blocking.dispose()
+    assert [(k, note) for k, note, _ in stamped] == [
+        (k, None if k % 3 == 0 else f"n{k}") for k in range(12)
+    ]
+    assert all(x.replace(tzinfo=x.tzinfo or UTC) == at for *_, x in stamped)
+    assert notes == [(k, {"k": [k]}) for k in range(12)]
+    if db_url.startswith("postgresql"):
+        assert built and {name for name, _ in built} == {"stamped"}
+        assert sum(n for _, n in built) == 12 and max(n for _, n in built) > 1
+    else:
+        assert built == []  # SQLite's executemany is one C loop already
+    assert commit._unnest_sql(NOTES, ("k", "doc"), engine.dialect) is None
 
 
 async def test_a_lone_row_with_a_generated_key_commits(db_url: str) -> None:

@@ -156,8 +156,10 @@ async def test_a_running_tournament_is_not_watched_helped_or_doubled(server: Ser
 async def test_a_finished_game_of_a_running_tournament_shows_no_cards(server: Server) -> None:
     """Every rotation of a deal is the same cards: while the tournament runs, a finished
     game's record, 结算 and replay (which showed every hand and the stock of the game to
-    come) are refused. Here table 1's member never connects, so the stage (and the
-    tournament) waits for the server to play that seat while table 0's game is over."""
+    come) are refused, and its results stay blank until every table of its stage is done
+    (table 1 holds the same cards: table 0's score tells what they are worth). Here table
+    1's member never connects, so the stage (and the tournament) waits for the server to
+    play that seat while table 0's game is over."""
     cid, owner, _, ids = _club(server, 2)
     body = {"deals": 1, "players": [ids[0], "random", "random", ids[1], "random", "random"]}
     r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", json=body, headers=auth(owner))
@@ -168,12 +170,19 @@ async def test_a_finished_game_of_a_running_tournament_shows_no_cards(server: Se
         for _ in range(600):
             res = await asyncio.to_thread(_results, server, cid, tid, owner)
             mine = [p for p in res["deals"][0]["plays"] if p["table"] == 0]
-            if mine and all(x["result"] is not None for x in mine[0]["seats"]):
+            url = f"{server.http}/rooms/{mine[0]['room']}" if mine else None
+            room = url and (await asyncio.to_thread(httpx.get, url, headers=auth(owner))).json()
+            if room and room["status"] == "finished":
                 break
             await asyncio.sleep(0.05)
         else:
             raise AssertionError(f"table 0's game did not end: {res}")
+        res = await asyncio.to_thread(_results, server, cid, tid, owner)
         assert res["status"] == "playing", res
+        others = [p for p in res["deals"][0]["plays"] if p["table"] == 1]
+        assert others and others[0]["match_id"] is not None, res  # table 1 is still playing
+        mine = [p for p in res["deals"][0]["plays"] if p["table"] == 0]
+        assert [x["result"] for x in mine[0]["seats"]] == [None] * 3, res
         for path in ("record", "rounds/0", "replay/0"):
             url = f"{server.http}/matches/{mine[0]['match_id']}/{path}"
             got = await asyncio.to_thread(httpx.get, url, headers=auth(owner))

@@ -53,6 +53,10 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
         assert marked[0]["chosen"]["text"].replace(":", " ") in shown, shown
         assert f"第 {marked[0]['index'] + 1} 个决定" in shown, shown
         assert not re.search(r"\d\.\d{2}", shown), shown  # points to one decimal
+        # The replay moved to the table as the seat saw it when it decided (step i: after
+        # the round's first i actions).
+        slider = page.locator(".stepper input[type=range]")
+        assert slider.input_value() == str(marked[0]["index"]), slider.input_value()
     page.goto(f"{web.http}/#/account")
     page.wait_for_selector("[data-analysis-stats]")
     assert "一致率" in page.locator("[data-analysis-stats]").inner_text()

@@ -144,13 +144,21 @@ async def account_for_token(db: AsyncSession, token: str | None) -> Account | No
     """The account a live session token belongs to, or None."""
     if not token:
         return None
-    row = await db.get(SessionToken, hash_token(token))
-    if row is None:
+    found = (
+        await db.execute(
+            select(Account, SessionToken.expires_at)
+            .join(SessionToken, SessionToken.account_id == Account.id)
+            .where(SessionToken.token_hash == hash_token(token))
+        )
+    ).first()  # the session and its account in one query (every request asks)
+    if found is None:
         return None
-    expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
+    account, expires = found
+    expires = expires if expires.tzinfo else expires.replace(tzinfo=UTC)
     if expires <= datetime.now(UTC):
         return None
-    return await db.get(Account, row.account_id)
+    me: Account = account
+    return me
 
 
 async def logout(db: AsyncSession, token: str) -> None:

@@ -95,9 +95,12 @@ class Audience:
         """The seat's legal actions as the prompt's JSON (none for the spectators)."""
         f = self._legal
         if f is None:
+            s = self.seat
+            # A seat with nothing to decide needs no view (it was built for every seat
+            # after every decision only to find its legal actions empty).
             f = self._legal = (
                 [legal_dict(a.id, a.text()) for a in self.view(st).legal]
-                if self.seat is not None and st.phase is not Phase.OVER
+                if s is not None and st.phase is not Phase.OVER and st.legal_actions(s)
                 else []
             )
         return f

@@ -35,7 +35,20 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, Insert, Table, insert
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Connection,
+    DateTime,
+    Engine,
+    Insert,
+    Integer,
+    SmallInteger,
+    String,
+    Table,
+    Text,
+    insert,
+)
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
@@ -189,7 +202,7 @@ class GroupCommitter:
         plain = all(map(_blind, batch))
         with self.engine.connect() as conn, _pipelined(conn, plain), conn.begin():
             for table, values in by_table.items():
-                conn.execute(_insert(table), values)
+                _insert_rows(conn, table, values)
             for _, then, *_ in batch:
                 if then is not None:
                     then(conn)
@@ -252,6 +265,44 @@ def _insert(table: Table) -> Insert:
     """An insert that reads nothing back: no RETURNING of a generated key (a lone row's
     would need a round trip of its own, and pipeline mode reads no rows)."""
     return insert(table).inline()
+
+
+def _insert_rows(conn: Connection, table: Table, values: list[dict[str, Any]]) -> None:
+    """``values`` inserted: on PostgreSQL in one statement on the driver's cursor, a
+    column an array (``unnest``). psycopg's ``executemany`` in pipeline mode sends each row
+    as a command of its own and flushes the socket after each, with the GIL held: under
+    load (100 rooms) that was most of the writer thread's time with the GIL, which the
+    event loop waited for. One text for any number of rows, so psycopg parses it once
+    and prepares it. Only for tables whose columns take driver values as they are (no
+    bind processing) and rows with the same keys."""
+    cols = tuple(values[0])
+    sql = _unnest_sql(table, cols, conn.dialect)
+    if sql is None or any(tuple(v) != cols for v in values):
+        conn.execute(_insert(table), values)
+        return
+    arrays = [[v[c] for v in values] for c in cols]
+    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(sql, arrays)
+    finally:
+        cursor.close()
+
+
+_PLAIN = (Integer, BigInteger, SmallInteger, String, Text, Boolean, DateTime)
+
+
+@functools.lru_cache(maxsize=64)
+def _unnest_sql(table: Table, cols: tuple[str, ...], dialect: Any) -> str | None:
+    """``INSERT INTO t (cols) SELECT * FROM unnest(%s::type[], …)`` on PostgreSQL, or
+    None: elsewhere, or where a column is not the table's or not of a plain type (whose
+    values psycopg sends as they are: JSON, enums and the like are SQLAlchemy's to bind)."""
+    if dialect.name != "postgresql":
+        return None
+    if not all(c in table.c and type(table.c[c].type) in _PLAIN for c in cols):
+        return None
+    names = ", ".join(f'"{c}"' for c in cols)
+    arrays = ", ".join(f"%s::{table.c[c].type.compile(dialect=dialect)}[]" for c in cols)
+    return f'INSERT INTO "{table.name}" ({names}) SELECT * FROM unnest({arrays})'
 
 
 def _pipelined(conn: Connection, plain: bool) -> contextlib.AbstractContextManager[Any]:

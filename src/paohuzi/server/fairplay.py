@@ -18,7 +18,7 @@ from .db import RoomSeat
 from .outbox import Connection
 from .protocol import same_address_dict
 
-__all__ = ["address_hash", "groups", "record_in", "warn"]
+__all__ = ["address_hash", "by_address", "groups", "record_in", "warn"]
 
 
 def address_hash(room_id: int, address: str) -> str:
@@ -49,8 +49,13 @@ async def groups(db: AsyncSession, room_id: int) -> list[list[int]]:
         )
         .where(RoomSeat.room_id == room_id, RoomSeat.bot.is_(None))
     )
+    return by_address(rows.all())
+
+
+def by_address(seats: Iterable[tuple[int, str]]) -> list[list[int]]:
+    """The groups of seats (``(seat, address hash)`` pairs) that share an address."""
     by: dict[str, list[int]] = defaultdict(list)
-    for seat, digest in rows.all():
+    for seat, digest in seats:
         by[digest].append(seat)
     return sorted(sorted(g) for g in by.values() if len(g) > 1)
 

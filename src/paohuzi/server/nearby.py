@@ -24,6 +24,7 @@ from .protocol import close_by_dict
 __all__ = [
     "GRID",
     "close_by_km",
+    "close_groups",
     "distance_km",
     "forget",
     "forget_in",
@@ -111,7 +112,12 @@ async def groups(db: AsyncSession, room_id: int, km: float) -> list[list[int]]:
         )
         .where(RoomSeat.room_id == room_id, RoomSeat.bot.is_(None))
     )
-    at = {seat: (lat, lon) for seat, lat, lon in rows.all()}
+    return close_groups({seat: (lat, lon) for seat, lat, lon in rows.all()}, km)
+
+
+def close_groups(at: dict[int, tuple[int, int]], km: float) -> list[list[int]]:
+    """The groups of seats whose positions (``at``: seat → cell) are within ``km`` of
+    each other, joined through any close pair."""
     group = {seat: {seat} for seat in at}
     for a in at:
         for b in at:

@@ -7,14 +7,14 @@ quota of rooms an account may create and host."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.rules import RuleSet
 from . import clubaccess, fairplay, nearby
-from .clubdb import ClubRoom, Tournament, TournamentGame
+from .clubdb import ClubRoom, SeatAddress, SeatLocation, Tournament, TournamentGame
 from .db import LIVE_ROOM, Account, LedgerEntry, MatchRow, RoomRow, RoomSeat, room_by_code
 from .errors import ApiError
 from .ratelimit import Rates
@@ -27,7 +27,9 @@ __all__ = [
     "key_fits",
     "new_code",
     "room_json",
+    "seat_rows",
     "visible_match",
+    "warnings_of",
 ]
 
 
@@ -69,23 +71,26 @@ async def find_room(
     one to its host, its seated players and whoever has its invite key. Else 404,
     like no room at all, counted against the address's look-ups of unknown rooms."""
     rates.lookup_check(address)
-    room = await db.scalar(room_by_code(code))
-    if room is not None and await _may_see(db, room, me, key):
+    found = (
+        await db.execute(
+            room_by_code(code)
+            .add_columns(ClubRoom.club_id)
+            .outerjoin(ClubRoom, ClubRoom.room_id == RoomRow.id)
+        )
+    ).first()  # the room and its club (if a club's) in one query
+    if found is not None and await _may_see_in(db, found[0], found[1], me, key):
+        room: RoomRow = found[0]
         return room
     rates.missed(address)
     raise ApiError("no_room", f"no room {code[:16]!r} (a private room needs its invite link)", 404)
 
 
-async def _may_see(db: AsyncSession, room: RoomRow, me: Account | None, key: str | None) -> bool:
-    """A club's room: its members only, whatever key (clubaccess.py); another room:
-    public, or the key fits, or an insider."""
-    return await _may_see_in(db, room, await clubaccess.club_of_room(db, room.id), me, key)
-
-
 async def _may_see_in(
     db: AsyncSession, room: RoomRow, club: int | None, me: Account | None, key: str | None
 ) -> bool:
-    """:func:`_may_see` with the room's club (None: no club's) already known."""
+    """Whether ``me`` may see the room, whose club is ``club`` (None: no club's): a club's
+    room to its members only, whatever key (clubaccess.py); another room if public, or
+    the key fits, or to an insider."""
     if club is not None:
         return me is not None and await clubaccess.is_member(db, club, me.id)
     return room.public or key_fits(room, key) or await is_insider(db, room, me)
@@ -94,7 +99,7 @@ async def _may_see_in(
 async def visible_match(
     db: AsyncSession, match_id: int, me: Account | None, key: str | None
 ) -> MatchRow:
-    """The match, if this caller may see its room (:func:`_may_see`) or played in it (a
+    """The match, if this caller may see its room (:func:`_may_see_in`) or played in it (a
     ledger row: a player who left the room since). Else 404 exactly as for no match at
     all: ids are sequential, and a private match's existence is the room's secret too.
     One query for a public room's match (match, room and club together)."""
@@ -152,13 +157,51 @@ async def _played(db: AsyncSession, match_id: int, me: Account | None) -> bool:
     return found is not None
 
 
+class SeatRow(NamedTuple):
+    """A taken seat with what the room's warnings need (one query: :func:`seat_rows`)."""
+
+    seat: int
+    account_id: int
+    nickname: str
+    bot: str | None
+    address_hash: str | None  # where a person joined from (fairplay.py)
+    cell: tuple[int, int] | None  # a person's shared position (nearby.py)
+
+
+async def seat_rows(db: AsyncSession, room_id: int) -> list[SeatRow]:
+    """The room's taken seats, their players' names, addresses and shared positions, in
+    one query (a room's JSON is sent to every seat at each join: it made eight)."""
+    rows = await db.execute(
+        select(RoomSeat.seat, Account.id, Account.nickname, RoomSeat.bot,
+               SeatAddress.address_hash, SeatLocation.lat_cell, SeatLocation.lon_cell)
+        .join(Account, Account.id == RoomSeat.account_id)
+        .outerjoin(SeatAddress, (SeatAddress.room_id == RoomSeat.room_id)
+                   & (SeatAddress.account_id == RoomSeat.account_id))
+        .outerjoin(SeatLocation, (SeatLocation.room_id == RoomSeat.room_id)
+                   & (SeatLocation.account_id == RoomSeat.account_id))
+        .where(RoomSeat.room_id == room_id)
+    )  # fmt: skip
+    return [
+        SeatRow(seat, aid, nick, bot, digest, None if lat is None else (lat, lon))
+        for seat, aid, nick, bot, digest, lat, lon in rows
+    ]
+
+
+def warnings_of(seats: list[SeatRow]) -> tuple[list[list[int]], list[list[int]]]:
+    """The seats of people who joined from one address (fairplay.py), and of those who
+    shared positions close by (nearby.py)."""
+    people = [s for s in seats if s.bot is None]
+    same = fairplay.by_address((s.seat, s.address_hash) for s in people if s.address_hash)
+    at = {s.seat: s.cell for s in people if s.cell is not None}
+    return same, nearby.close_groups(at, nearby.close_by_km())
+
+
 async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:
     """The room as ``me`` (None: anyone) may see it."""
+    taken = await seat_rows(db, room.id)
     seats: list[dict[str, Any] | None] = [None, None, None]
-    for rs in (await db.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id))).all():
-        acct = await db.get(Account, rs.account_id)
-        assert acct is not None
-        seats[rs.seat] = {"account_id": acct.id, "nickname": acct.nickname, "bot": rs.bot}
+    for t in taken:
+        seats[t.seat] = {"account_id": t.account_id, "nickname": t.nickname, "bot": t.bot}
     match = (
         await db.execute(
             select(MatchRow.id, MatchRow.scoring)
@@ -169,6 +212,7 @@ async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict
     insider = me is not None and (
         room.host_id == me.id or any(s and s["account_id"] == me.id for s in seats)
     )
+    same_address, close_by = warnings_of(taken)
     return {
         "code": room.code,
         "host_id": room.host_id,
@@ -185,20 +229,25 @@ async def room_json(db: AsyncSession, room: RoomRow, me: Account | None) -> dict
         # What the invite link carries; only the host and the seated players see it.
         "invite_key": room.invite_key if insider else None,
         # Seats whose players joined from one address: a warning (fairplay.py).
-        "same_address": await fairplay.groups(db, room.id),
-        **await _close_by(db, room, me),
+        "same_address": same_address,
+        # Seats of players who both shared a position near each other (a warning,
+        # nearby.py; an open room only: positions are deleted at the start), and whether
+        # ``me`` shared one (never where).
+        "close_by": close_by if room.status == "open" else [],
+        "location_shared": room.status == "open" and await _shared(db, room, me, taken),
     }
 
 
-async def _close_by(db: AsyncSession, room: RoomRow, me: Account | None) -> dict[str, Any]:
-    """``close_by``: seats of players who both shared a position near each other (a
-    warning, nearby.py); ``location_shared``: whether ``me`` shared one (never where)."""
-    if room.status != "open":  # positions are deleted at the start
-        return {"close_by": [], "location_shared": False}
-    return {
-        "close_by": await nearby.groups(db, room.id, nearby.close_by_km()),
-        "location_shared": me is not None and await nearby.shared(db, room.id, me.id),
-    }
+async def _shared(
+    db: AsyncSession, room: RoomRow, me: Account | None, taken: list[SeatRow]
+) -> bool:
+    """Whether ``me`` shared a position in the room: read from its seat when it has one."""
+    if me is None:
+        return False
+    for t in taken:
+        if t.account_id == me.id and t.bot is None:
+            return t.cell is not None
+    return await nearby.shared(db, room.id, me.id)
 
 
 async def new_code(db: AsyncSession) -> str:

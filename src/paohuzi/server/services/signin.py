@@ -14,7 +14,7 @@ from ..errors import ApiError
 from ..hub import Hub
 from ..protocol import Auth, error_dict, waiting_dict
 from ..ratelimit import Rates
-from ..rooms import find_room, running_tournament
+from ..rooms import find_room, running_tournament, seat_rows, warnings_of
 from ..tables import Connection, TableHandle
 
 __all__ = ["sign_in"]
@@ -40,10 +40,10 @@ async def _room_and_seat(
                 "not_allowed",
                 f"the tables of tournament {tid} are not watched while it is being played",
             )
-        shared, near = [], []
+        shared: list[list[int]] = []
+        near: list[list[int]] = []
         if room.status == "open":
-            shared = await fairplay.groups(db, room.id)
-            near = await nearby.groups(db, room.id, nearby.close_by_km())
+            shared, near = warnings_of(await seat_rows(db, room.id))
     return acct.id, room, seat, (shared, near)
 
 

@@ -207,10 +207,24 @@ async def results(db: AsyncSession, t: Tournament) -> dict[str, Any]:
     """Every deal's plays (table, rotation, match, each seat's player and result), each
     seat's average, each play's comparison with it, and the players ranked by their
     duplicate score (finished deals only: a deal counts once all its plays are in)."""
+    games = await _games(db, t)
+    stage_over: dict[tuple[int, int], bool] = defaultdict(lambda: True)
+    for g, r in games:
+        stage_over[g.deal, g.rotation] &= r.status == "finished"
     plays: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for g, r in await _games(db, t):
-        plays[g.deal].append(await _play(db, g, r))
+    for g, r in games:
+        play = await _play(db, g, r)
+        if not stage_over[g.deal, g.rotation]:
+            play = _unscored(play)
+        plays[g.deal].append(play)
     return _ranked(t, plays)
+
+
+def _unscored(play: dict[str, Any]) -> dict[str, Any]:
+    """A play whose stage other tables are still playing, without its results: they hold
+    the same cards, and a big win at one table tells the others what their hands, and
+    their opponents' (hidden by RULES.md §14), are worth."""
+    return play | {"seats": [seat | {"result": None} for seat in play["seats"]]}
 
 
 def _ranked(t: Tournament, plays: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:

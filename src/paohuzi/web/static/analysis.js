@@ -1,7 +1,7 @@
 // 复盘 in the replay viewer: the 分析 button asks the server for the analysis of one seat
 // (POST /matches/{id}/analysis?seat=S, then GET until done), draws the expected points of
 // each decision of the round shown, marks the mistakes, and lists a marked decision's
-// options with their values.
+// options with their values (a mark's click also moves the replay to that decision).
 import { html, useEffect, useState } from "./vendor/htm-preact-standalone.js";
 import { api } from "./api.js";
 import { lang, errorWords } from "./i18n.js";
@@ -52,8 +52,9 @@ function Options({ d }) {
   </div>`;
 }
 
-/** The 分析 button and, once the analysis is done, the round's graph and options. */
-export function AnalysisPanel({ id, seat, round }) {
+/** The 分析 button and, once the analysis is done, the round's graph and options; a
+ * picked mark moves the replay (``onJump``) to the table as the seat saw it then. */
+export function AnalysisPanel({ id, seat, round, onJump }) {
   const [state, setState] = useState(null); // null | "running" | "failed" | result
   const [picked, setPicked] = useState(null);
   useEffect(() => { setState(null); setPicked(null); }, [id, seat]);
@@ -80,7 +81,7 @@ export function AnalysisPanel({ id, seat, round }) {
   const s = rr ? rr.summary : state.summary;
   return html`<div class="analysis" data-analysis>
     <div>${w("summary", { a: `${Math.round(s.agreement * 100)}%`, l: num(s.loss_per_decision, 2) })}</div>
-    ${decisions.length ? html`<${Graph} decisions=${decisions} pick=${setPicked} picked=${picked} />` : html`<div>${w("none")}</div>`}
+    ${decisions.length ? html`<${Graph} decisions=${decisions} pick=${(d) => { setPicked(d); if (onJump) onJump(d.index); }} picked=${picked} />` : html`<div>${w("none")}</div>`}
     ${picked && html`<${Options} d=${picked} />`}
   </div>`;
 }

@@ -718,7 +718,7 @@ function Replay({ id, invite }) {
   </div>`;
   return html`<main class="screen play replay">
     <h2>${t("replay_of", { id })}</h2>
-    <${AnalysisPanel} id=${id} seat=${seat} round=${rnd} />
+    <${AnalysisPanel} id=${id} seat=${seat} round=${rnd} onJump=${(i) => { setSpeed(0); setStep(Math.min(i, n)); }} />
     <${Table} v=${st.view} me=${seat} names=${nm} log=${log} header=${header}
       maxCols=${Math.max(6, Math.floor((Math.min(window.innerWidth, 1100) - 16) / 47))} />
     ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat} nm=${nm} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} total=${data.rounds} replay=${true} />`}
