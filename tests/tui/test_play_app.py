@@ -311,3 +311,23 @@ async def test_a_record_that_cannot_be_saved_is_reported(tmp_path: Path) -> None
         await _settle(pilot)
     assert app.return_value is None
     assert app.save_error is not None and "records" in app.save_error
+
+
+async def test_q_on_a_round_report_then_no_returns_to_the_report(tmp_path: Path) -> None:
+    # A round's report closed by q and "no, keep playing" went on to the next round: the
+    # report (the hands, the settlement) was lost unread. It comes back instead.
+    from rich.text import Text
+
+    app = _app(tmp_path, rounds=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        app.report = (Text("第 1 局的结算"), "⏎ 下一局")
+        app.push_screen(RoundOver(*app.report), app._after_round)
+        await pilot.pause()
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundOver)
+        assert "第 1 局的结算" in app.screen.query_one("#result", Panel).plain
+        assert app.session.match.finished == []  # no round was started behind it

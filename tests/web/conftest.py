@@ -75,15 +75,23 @@ class Watch:
 
     def __init__(self, page: Any) -> None:
         self.errors: list[str] = []
+        self.aborted: list[str] = []  # requests a reload or navigation cancelled
         self.frames: list[dict[str, Any]] = []
         page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        page.on("requestfailed", lambda r: self.errors.append(f"failed: {r.url} {r.failure}"))
+        page.on("requestfailed", self._failed)
         page.on(
             "response",
             lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"),
         )
         page.on("websocket", self._socket)
+
+    def _failed(self, r: Any) -> None:
+        """A request that failed is an error, unless the page itself cancelled it: a reload
+        or a navigation aborts the fetches in flight (the client never aborts one)."""
+        (self.aborted if "ERR_ABORTED" in str(r.failure) else self.errors).append(
+            f"failed: {r.url} {r.failure}"
+        )
 
     def _socket(self, ws: Any) -> None:
         ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))

@@ -145,6 +145,7 @@ class PlayApp(App[Path | None]):
         self.hint_on = False
         self.error: str | None = None
         self.save_error: str | None = None
+        self.report: tuple[Text, str] = (Text(), "")  # the last round's, for RoundOver
         self.log_lines: list[str] = []
         self.options: list[Action] = []
         self._hint_cache: tuple[int, Text, frozenset[int]] | None = None
@@ -289,6 +290,7 @@ class PlayApp(App[Path | None]):
             self.set_error(self.w("record_failed", why=self.save_error))
         text = round_over_text(sess, v, self.names, saved, self.lang, self.save_error)
         keys = self.w("leave_keys" if sess.match.over else "next_keys")
+        self.report = (text, keys)
         self.push_screen(RoundOver(text, keys), self._after_round)
 
     def _after_round(self, go_on: bool | None) -> None:
@@ -302,8 +304,8 @@ class PlayApp(App[Path | None]):
         def answered(yes: bool | None) -> None:
             if yes:
                 self.exit(self.session.saved)
-            else:
-                self.start_round()
+            else:  # back to the report that q closed, not on past it to the next round
+                self.push_screen(RoundOver(*self.report), self._after_round)
 
         self.push_screen(ConfirmQuit(self._quit_message(), self.lang), answered)
 

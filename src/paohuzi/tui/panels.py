@@ -21,7 +21,15 @@ from .render import current_waits, discard_waits_of, faces_text, group_text, wai
 from .session import GameSession
 from .words import ljust_cells, seat_word, win_text, word
 
-__all__ = ["balances", "hint_text", "pile_text", "round_over_text", "seat_text", "table_text"]
+__all__ = [
+    "balances",
+    "hint_text",
+    "pile_text",
+    "round_over_text",
+    "seat_text",
+    "table_huxi",
+    "table_text",
+]
 
 
 def table_text(v: SeatView, seat: int) -> Text:
@@ -32,6 +40,14 @@ def table_text(v: SeatView, seat: int) -> Text:
             out.append(" ")
         out.append_text(group_text(g))
     return out if v.tables[seat] else Text("—", style="dim")
+
+
+def table_huxi(v: SeatView, seat: int) -> str:
+    """A seat's 胡息 on the table as the view shows it: ``9``, or ``9+`` when some of its
+    groups lie face down to this seat (偎, dealt 提: RULES.md §14)."""
+    groups = [g.group() for g in v.tables[seat]]
+    n = sum(g.huxi for g in groups if g is not None)
+    return f"{n}+" if None in groups else str(n)
 
 
 def pile_text(v: SeatView, seat: int) -> Text:
@@ -60,6 +76,8 @@ def seat_text(
     t.append_text(pile_text(v, s))
     t.append(f"{' ' if one_line else chr(10) + ' '}{word('table', lang)} ", style="dim")
     t.append_text(table_text(v, s))
+    if v.tables[s]:
+        t.append(f" {word('huxi', lang)} {table_huxi(v, s)}", style="dim")
     if s == human:
         chou = []
         if v.chou_chi:

@@ -40,6 +40,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "hand": ("手", "hand "),
     "cards": ("张", ""),
     "table": ("桌", "table"),
+    "huxi": ("胡息", "huxi"),
     "pile": ("弃", "pile"),
     "dead": ("死手", "dead hand"),
     "dead_mine": ("死手：本局不能胡/吃/碰", "dead hand: no 胡/吃/碰 this round"),
