@@ -20,6 +20,7 @@ from ..core.engine import Phase
 from ..core.match import Match
 from .app import PlayApp
 from .session import GameSession
+from .words import bot_word
 
 __all__ = ["SIZES", "main", "screenshot"]
 
@@ -37,7 +38,7 @@ async def screenshot(width: int, height: int, seed: int = SEED, lang: str = "zh"
         session,
         delay=0,
         threaded_bots=False,
-        names={1: "heuristic", 2: "heuristic"},
+        names={s: bot_word("heuristic", lang) for s in (1, 2)},  # 普通, as `paohuzi play` says
         lang=lang,
     )
     async with app.run_test(size=(width, height)) as pilot:
