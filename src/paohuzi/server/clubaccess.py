@@ -11,10 +11,10 @@ from typing import Protocol, TypeVar
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .clubdb import ClubMember, ClubRoom
+from .clubdb import ClubMember
 from .errors import ApiError
 
-__all__ = ["MEMBER_ROLES", "Role", "club_of_room", "club_row", "is_member", "role_of"]
+__all__ = ["MEMBER_ROLES", "Role", "club_row", "is_member", "role_of"]
 
 
 class Role(StrEnum):
@@ -28,11 +28,6 @@ class Role(StrEnum):
 
 
 MEMBER_ROLES = (Role.OWNER, Role.ADMIN, Role.MEMBER)
-
-
-async def club_of_room(db: AsyncSession, room_id: int) -> int | None:
-    """The id of the club that opened the room, or None for any other room."""
-    return await db.scalar(select(ClubRoom.club_id).where(ClubRoom.room_id == room_id))
 
 
 async def role_of(db: AsyncSession, club_id: int, account_id: int) -> Role | None:

@@ -9,16 +9,14 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 
-from sqlalchemy import delete, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from .clubdb import SeatAddress
-from .db import RoomSeat
 from .outbox import Connection
 from .protocol import same_address_dict
 
-__all__ = ["address_hash", "by_address", "groups", "record_in", "warn"]
+__all__ = ["address_hash", "by_address", "record_in", "warn"]
 
 
 def address_hash(room_id: int, address: str) -> str:
@@ -36,20 +34,6 @@ def record_in(session: Session, room_id: int, account_id: int, address: str) -> 
     )
     session.add(SeatAddress(room_id=room_id, account_id=account_id,
                             address_hash=address_hash(room_id, address)))  # fmt: skip
-
-
-async def groups(db: AsyncSession, room_id: int) -> list[list[int]]:
-    """The groups of the room's seats whose players joined from one address."""
-    rows = await db.execute(
-        select(RoomSeat.seat, SeatAddress.address_hash)
-        .join(
-            SeatAddress,
-            (SeatAddress.room_id == RoomSeat.room_id)
-            & (SeatAddress.account_id == RoomSeat.account_id),
-        )
-        .where(RoomSeat.room_id == room_id, RoomSeat.bot.is_(None))
-    )
-    return by_address(rows.all())
 
 
 def by_address(seats: Iterable[tuple[int, str]]) -> list[list[int]]:

@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from .clubdb import SeatLocation
-from .db import RoomSeat
 from .limits import env_positive
 from .outbox import Connection
 from .protocol import close_by_dict
@@ -28,7 +27,6 @@ __all__ = [
     "distance_km",
     "forget",
     "forget_in",
-    "groups",
     "record_in",
     "shared",
     "to_cell",
@@ -98,21 +96,6 @@ async def shared(db: AsyncSession, room_id: int, account_id: int) -> bool:
         )
     )
     return found is not None
-
-
-async def groups(db: AsyncSession, room_id: int, km: float) -> list[list[int]]:
-    """The groups of seated players who both shared positions within ``km`` of each
-    other (joined through any close pair), by seat."""
-    rows = await db.execute(
-        select(RoomSeat.seat, SeatLocation.lat_cell, SeatLocation.lon_cell)
-        .join(
-            SeatLocation,
-            (SeatLocation.room_id == RoomSeat.room_id)
-            & (SeatLocation.account_id == RoomSeat.account_id),
-        )
-        .where(RoomSeat.room_id == room_id, RoomSeat.bot.is_(None))
-    )
-    return close_groups({seat: (lat, lon) for seat, lat, lon in rows.all()}, km)
 
 
 def close_groups(at: dict[int, tuple[int, int]], km: float) -> list[list[int]]:
