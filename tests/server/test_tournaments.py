@@ -3,7 +3,8 @@ tournamentclient.py): 6 players (a heuristic and two random bots at each table) 
 on 2 tables. Every deal is played once per rotation at both tables, with one seed (the same
 cards) everywhere and the seats rotated as the arena rotates them; duplicate scores sum to
 zero per deal; the heuristics' mean score (+5.1 points a round over random in the arena) is
-above the randoms'. (The learned bot's +1.1
+above the randoms'. Played once (``rotations`` 1, the default from two tables on), every
+player plays each deal once, at tables that mix from deal to deal. (The learned bot's +1.1
 over the heuristic is too small a gap for 6 deals to show: test_tournament_ranking.py plays
 360 deals in-process with the same rotation and scoring code.) Bots of the server fill seats
 too."""
@@ -18,7 +19,7 @@ import httpx
 
 from paohuzi.bots import make_bot
 from paohuzi.server.client import ServerClient
-from paohuzi.server.duplicate import RULES, slot_at
+from paohuzi.server.duplicate import RULES, slot_at, slot_of
 from paohuzi.server.tournamentclient import play_tournament
 
 from .conftest import Server, Sock, auth, guest
@@ -58,10 +59,10 @@ async def test_six_players_six_deals_two_tables(server: Server) -> None:
     cid, owner, tokens, ids = _club(server, 6)
     kinds = ["heuristic", "random", "random", "heuristic", "random", "random"]
     r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", headers=auth(owner),
-                   json={"deals": 6, "players": ids})  # fmt: skip
+                   json={"deals": 6, "players": ids, "rotations": 3})  # fmt: skip
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
-    assert r.json()["stages"] == 18
+    assert r.json()["stages"] == 18 and r.json()["rotations"] == 3
     await asyncio.wait_for(
         asyncio.gather(*[_play(server, cid, tid, t, k, i)
                          for i, (t, k) in enumerate(zip(tokens, kinds, strict=True))]),
@@ -95,6 +96,54 @@ async def test_six_players_six_deals_two_tables(server: Server) -> None:
     assert abs(sum(e["score"] for e in res["ranking"])) < 1e-3
 
 
+async def test_each_player_plays_each_deal_once_at_mixed_tables(server: Server) -> None:
+    """The same three players met a deal in all three rotations at their table, so from
+    the second on they had seen its hands (all are shown at a round's end). Played once,
+    each of the 6 players plays each of 3 deals once: 2 tables a deal, one seed, the seats
+    as ``slot_of`` puts them (a player's seat changes from deal to deal and the tables
+    mix), and each seat's result is compared with the other table's."""
+    cid, owner, tokens, ids = _club(server, 6)
+    kinds = ["heuristic", "random", "random", "heuristic", "random", "random"]
+    r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", headers=auth(owner),
+                   json={"deals": 3, "players": ids})  # fmt: skip
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    assert r.json()["stages"] == 3 and r.json()["rotations"] == 1
+    await asyncio.wait_for(
+        asyncio.gather(*[_play(server, cid, tid, t, k, i)
+                         for i, (t, k) in enumerate(zip(tokens, kinds, strict=True))]),
+        600,
+    )  # fmt: skip
+    res = _results(server, cid, tid, owner)
+    assert res["status"] == "finished" and res["rotations"] == 1 and len(res["deals"]) == 3
+    tables_met = set()
+    seats_held: dict[int, set[int]] = {i: set() for i in ids}
+    for d in res["deals"]:
+        assert d["complete"]
+        assert sorted((p["table"], p["rotation"]) for p in d["plays"]) == [(0, 0), (1, 0)]
+        players = [seat["account_id"] for p in d["plays"] for seat in p["seats"]]
+        assert sorted(players) == sorted(ids)  # everyone once, nobody twice
+        seeds = set()
+        for p in d["plays"]:
+            record = httpx.get(f"{server.http}/matches/{p['match_id']}/record",
+                               headers=auth(owner)).json()  # fmt: skip
+            seeds.add(record["seed"])
+            for s, seat in enumerate(p["seats"]):
+                assert seat["account_id"] == ids[slot_of(2, 1, p["table"], d["deal"], 0, s)]
+                seats_held[seat["account_id"]].add(s)
+            tables_met.add(frozenset(seat["account_id"] for seat in p["seats"]))
+            assert sum(seat["result"] for seat in p["seats"]) == 0
+        assert len(seeds) == 1
+        avg = d["seat_average"]
+        for p in d["plays"]:
+            for s, seat in enumerate(p["seats"]):
+                assert seat["vs_average"] == seat["result"] - avg[s]
+        assert abs(sum(d["scores"].values())) < 1e-3
+    assert all(len(held) == 3 for held in seats_held.values())  # every seat, over 3 deals
+    assert len(tables_met) > 2  # the tables mixed: not the same two groups each deal
+    assert abs(sum(e["score"] for e in res["ranking"])) < 1e-3
+
+
 async def test_bots_fill_seats_and_strangers_see_nothing(server: Server) -> None:
     cid, owner, _, ids = _club(server, 1)
     body = {"deals": 1, "players": [ids[0], "heuristic", "random"]}
@@ -117,6 +166,8 @@ async def test_bots_fill_seats_and_strangers_see_nothing(server: Server) -> None
         {"deals": 1, "players": [ids[0], "nobot", "random"]},
         {"deals": 0, "players": [ids[0], "heuristic", "random"]},
         {"deals": 1, "players": [ids[0], 999999, "random"]},
+        {"deals": 1, "players": [ids[0], "heuristic", "random"], "rotations": 1},
+        {"deals": 1, "players": [ids[0], "heuristic", "random"], "rotations": 2},
     ]
     for b in bad:
         r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", json=b, headers=auth(owner))
@@ -134,7 +185,7 @@ async def test_a_running_tournament_is_not_watched_helped_or_doubled(server: Ser
     bots_only = {"deals": 1, "players": [ids[0], "random", "random", "random", "random", "random"]}
     r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", json=bots_only, headers=auth(owner))
     assert r.status_code == 400 and r.json()["code"] == "bad_players", r.text
-    assert "table 2 has no member" in r.json()["reason"]
+    assert "table 2 of deal 1 has no member" in r.json()["reason"]
     body = {"deals": 1, "players": [ids[0], "random", "random"]}
     r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", json=body, headers=auth(owner))
     assert r.status_code == 201, r.text

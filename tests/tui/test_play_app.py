@@ -331,3 +331,37 @@ async def test_q_on_a_round_report_then_no_returns_to_the_report(tmp_path: Path)
         assert isinstance(app.screen, RoundOver)
         assert "第 1 局的结算" in app.screen.query_one("#result", Panel).plain
         assert app.session.match.finished == []  # no round was started behind it
+
+
+async def test_the_key_line_follows_each_resize(tmp_path: Path) -> None:
+    """Narrower than 80 columns the key line turns compact (退出 stays on it) and wider
+    than ``PlayApp.WIDE`` the two other seats sit side by side, after every resize, not
+    one resize late (the app's own size was still the old one while a resize ran)."""
+    from textual.widgets import Footer
+
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        seats = app.query_one("#seats")
+        for width, compact, wide in ((60, True, False), (120, False, True), (80, False, False)):
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause()
+            assert app.query_one(Footer).compact is compact, width
+            assert seats.has_class("wide") is wide, width
+
+
+async def test_a_round_report_rewraps_to_each_resize(tmp_path: Path) -> None:
+    """The report's lines are wrapped to the frame: made narrower, a long line wraps to
+    the new width (the game screen's key line was a resize late; the report never was)."""
+    from rich.text import Text
+
+    app = _app(tmp_path, rounds=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        app.push_screen(RoundOver(Text("结算 " + "壹贰叁肆伍 " * 14), "⏎ 下一局"))
+        await pilot.pause()
+        await pilot.resize_terminal(60, 24)
+        await pilot.pause()
+        await pilot.pause()
+        result = app.screen.query_one("#result", Panel).plain
+        assert max(display_width(ln) for ln in result.split("\n")) <= 60 - 5, result

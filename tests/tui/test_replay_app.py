@@ -112,3 +112,23 @@ async def test_every_seat_fits_a_small_terminal(
             assert hand, panel.plain
         footer = app.export_screenshot()
         assert ("下一步" in footer) == (lang == "zh") and ("next" in footer) == (lang == "en")
+
+
+async def test_the_seats_fit_again_after_a_resize(tmp_path: Path) -> None:
+    """A terminal made smaller (50 rows to 24) gets the compact hands at once, not one
+    resize late (the app's size was still the old one while the resize ran)."""
+    path = _played_record(tmp_path)
+    rounds = load_rounds(loads(path.read_text(encoding="utf-8")))
+    app = replay_app(rounds, source=path.name)
+    async with app.run_test(size=(80, 50)) as pilot:
+        for _ in range(6):
+            await pilot.press("right")
+        await pilot.pause()
+        assert "手 " not in app.query_one("#seat0", Panel).plain  # tall: hands in columns
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        for s in range(3):
+            panel = app.query_one(f"#seat{s}", Panel)
+            assert panel.region.bottom <= app.size.height - 1, s
+            assert any(ln.startswith("手 ") for ln in panel.plain.split("\n")), panel.plain

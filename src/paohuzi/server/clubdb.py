@@ -161,7 +161,8 @@ class SeatLocation(Base):
 
 class Tournament(Base):
     """A club's duplicate tournament (tournaments.py): ``deals`` deals for ``3 · tables``
-    players, each deal played at every table in each of the three seat rotations; ``stage``
+    players, each deal played at every table in each of ``rotations`` seat rotations (3:
+    the groups of three at fixed tables; 1: each player once, at mixed tables); ``stage``
     counts the (deal, rotation) steps opened so far."""
 
     __tablename__ = "tournaments"
@@ -169,6 +170,7 @@ class Tournament(Base):
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
     deals: Mapped[int] = mapped_column(Integer)
     tables: Mapped[int] = mapped_column(Integer)
+    rotations: Mapped[int] = mapped_column(Integer, server_default="3")
     seed: Mapped[int] = mapped_column(BigInteger)
     stage: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(8))  # "playing" or "finished"

@@ -50,9 +50,12 @@ class TemplateBody(_Body):
 
 class TournamentBody(_Body):
     """A duplicate tournament: ``deals`` deals for ``players``, 3·k of them in table order,
-    each a member's account id or a bot kind (a bot fills that seat)."""
+    each a member's account id or a bot kind (a bot fills that seat); ``rotations``: each
+    player plays each deal 1 time (at mixed tables; two tables or more) or 3 times (in each
+    seat rotation at a fixed table); left out, 1 from two tables on, else 3."""
 
     deals: Annotated[int, Field(ge=1, le=32)]
+    rotations: Literal[1, 3] | None = None
     players: Annotated[
         list[Annotated[int, Field(ge=1, le=2**31 - 1)] | Annotated[str, Field(max_length=16)]],
         Field(min_length=3, max_length=24),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
@@ -329,14 +329,18 @@ class PlayApp(App[Path | None]):
     WIDE = 110
     """From this many columns the two other seats sit side by side."""
 
-    def _fit_width(self) -> None:
-        """Seats side by side when wide; a compact key line when narrow (退出 stays on it)."""
-        self.query_one("#seats").set_class(self.size.width >= self.WIDE, "wide")
-        self.query_one(Footer).compact = self.size.width < 80
+    def _fit_width(self, width: int | None = None) -> None:
+        """Seats side by side when wide; a compact key line when narrow (退出 stays on it).
 
-    def on_resize(self) -> None:
+        ``width``: the resize event's, since the app's own size may still be the old one
+        while the event is handled (the key line was a resize behind)."""
+        width = self.size.width if width is None else width
+        self.query_one("#seats").set_class(width >= self.WIDE, "wide")
+        self.query_one(Footer).compact = width < 80
+
+    def on_resize(self, event: events.Resize) -> None:
         if self._mounted:
-            self._fit_width()
+            self._fit_width(event.size.width)
             self.call_after_refresh(self._scroll_log)
 
     def set_error(self, message: str | None) -> None:

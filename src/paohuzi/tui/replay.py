@@ -145,7 +145,8 @@ class ReplayApp(App[None]):
         self.show()
 
     def on_resize(self) -> None:
-        self.show()
+        # after the refresh: while the resize runs, the app's size may still be the old one
+        self.call_after_refresh(self.show)
 
     # ------------------------------------------------------------- actions
 

@@ -420,6 +420,38 @@ def test_a_host_runs_two_matches_of_bots_only_at_once(client: TestClient) -> Non
     assert r.status_code == 200, r.text
 
 
+def test_a_person_plays_in_three_matches_at_once(client: TestClient) -> None:
+    """A match with a person seated is played by the server once that person leaves it to
+    托管 (here: no socket, grace 0), so room-local matches against bots, which stake no
+    悟性, were a way to make the server play without end: the fourth is refused while
+    three run, its room stays open, and another person may still start one."""
+    from paohuzi.server.services import start
+
+    h = _guest(client)
+
+    def local_room(host: Headers) -> str:
+        rules = {"zimo_bonus_tun": 2}
+        r = client.post("/rooms", json={"rounds": 32, "rules": rules}, headers=host)
+        assert r.status_code == 201, r.text
+        code = str(r.json()["code"])
+        assert client.post(f"/rooms/{code}/join", json={}, headers=host).status_code == 200
+        r = client.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=host)
+        assert r.status_code == 200, r.text
+        return code
+
+    for _ in range(start.PERSON_MATCHES):
+        r = client.post(f"/rooms/{local_room(h)}/start", headers=h)
+        assert r.status_code == 200, r.text
+    extra = local_room(h)
+    r = client.post(f"/rooms/{extra}/start", headers=h)
+    assert r.status_code == 409 and r.json()["code"] == "too_many_rooms", r.text
+    assert "3 matches already" in r.json()["reason"] and "host" in r.json()["reason"]
+    assert client.get(f"/rooms/{extra}").json()["status"] == "open"
+    other = _guest(client, "other")
+    r = client.post(f"/rooms/{local_room(other)}/start", headers=other)
+    assert r.status_code == 200, r.text
+
+
 def test_the_server_caps_matches_of_bots_only(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,7 +21,7 @@ Id = Annotated[int, Path(ge=1, le=2**31 - 1)]
 @router.post("/clubs/{club_id}/tournaments", status_code=201)
 async def create(club_id: Id, body: TournamentBody, me: Me, db: Db, srv: Srv) -> dict[str, Any]:
     caller = await clubs.the_club(db, club_id, me, Role.OWNER)
-    t = await tournaments.create(db, caller, body.deals, list(body.players))
+    t = await tournaments.create(db, caller, body.deals, list(body.players), body.rotations)
     await tournaments.advance(db, srv.hub, t)
     return await tournaments.mine(db, t, me)
 

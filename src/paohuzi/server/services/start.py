@@ -21,12 +21,14 @@ from ..tables import SeatInfo, Table
 
 __all__ = [
     "BOT_MATCHES",
+    "PERSON_MATCHES",
     "SERVER_BOT_MATCHES",
     "bot_matches_cap",
     "new_match",
     "one_ledger_match",
     "open_table",
     "opening_balances",
+    "person_matches_cap",
     "start_match",
 ]
 
@@ -81,6 +83,40 @@ def bot_matches_cap(session: Session, host_id: int, seats: list[RoomSeat]) -> No
             f"the server runs {SERVER_BOT_MATCHES} matches of bots only at once; "
             "try again when one has ended",
             503,
+        )
+
+
+PERSON_MATCHES = 3  # playing matches a person may be seated in at once (for 悟性: one)
+
+
+def person_matches_cap(session: Session, seats: list[RoomSeat]) -> None:
+    """Refuse (``too_many_rooms``, 409) a match with a person already seated in
+    :data:`PERSON_MATCHES` playing matches, whatever they are scored on. A match with a
+    person costs the server CPU for its whole length once that person leaves it to
+    托管 (or just closes the page): one guest started room-local matches against bots
+    without end, each played to its last round by the server, while only matches for
+    悟性 (one at a time) and matches of bots only were capped."""
+    people = sorted({s.account_id for s in seats if s.bot is None})
+    if not people:
+        return
+    seated = func.count(func.distinct(MatchRow.id))
+    busy = session.execute(
+        select(RoomSeat.account_id, Account.nickname, seated)
+        .join(MatchRow, MatchRow.room_id == RoomSeat.room_id)
+        .join(Account, Account.id == RoomSeat.account_id)
+        .where(
+            MatchRow.status == "playing", RoomSeat.bot.is_(None), RoomSeat.account_id.in_(people)
+        )
+        .group_by(RoomSeat.account_id, Account.nickname)
+        .having(seated >= PERSON_MATCHES)
+        .limit(1)
+    ).first()
+    if busy is not None:
+        raise ApiError(
+            "too_many_rooms",
+            f"{busy.nickname} (account {busy.account_id}) is playing {PERSON_MATCHES} matches "
+            "already; a person plays in at most that many matches at once",
+            409,
         )
 
 
@@ -169,6 +205,7 @@ def new_match(
     room_id, rules_dict, rounds = room
     rules = RuleSet.from_dict(rules_dict)
     rulesets.check_points(rules)  # (a room made before the allowed values were)
+    person_matches_cap(session, seats)
     balances = opening_balances(session, rules, seats)
     match = Match(rules, rounds=rounds, balances=(balances[0], balances[1], balances[2]), seed=seed)
     return _store(session, room_id, match, balances), match

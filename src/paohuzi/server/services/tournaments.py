@@ -1,8 +1,10 @@
 """Duplicate tournaments (as ``paohuzi arena`` plays bots): a club's owner names 3·k players
-(members, or bots to fill seats) and N deals; players sit at k fixed tables of three, and
-every deal is played at every table in each of the three cyclic seat rotations, one
-one-round room each, with the same cards for the same seat everywhere (one seed a deal).
-A player's duplicate score for a deal is the mean, over the player's three plays of it, of
+(members, or bots to fill seats) and N deals. Every deal is played at k tables at once, one
+one-round room each, with the same cards for the same seat everywhere (one seed a deal):
+either three times, in each cyclic seat rotation, by the players of each fixed table of
+three, or (two tables or more) once, each player at a table and seat that change from deal
+to deal (duplicate.py's ``slot_of``), so nobody plays a deal whose hands they have seen.
+A player's duplicate score for a deal is the mean, over the player's plays of it, of
 the result minus the average result of the same seat on the same deal (all tables and
 rotations): the luck of the cards cancels, and a deal's scores sum to zero.
 
@@ -33,7 +35,7 @@ from ..clubdb import (
     TournamentPlayer,
 )
 from ..db import Account, MatchRow, RoomRow, RoomSeat
-from ..duplicate import RULES, deal_seed, rank, slot_at
+from ..duplicate import ROTATIONS, RULES, deal_seed, rank, slot_of
 from ..errors import ApiError
 from ..hub import Hub
 from ..rooms import new_code
@@ -46,22 +48,32 @@ __all__ = ["RULES", "advance", "create", "mine", "results", "the_tournament"]
 MAX_TABLES = 8
 
 
-async def create(db: AsyncSession, c: Caller, deals: int, players: list[int | str]) -> Tournament:
+async def create(
+    db: AsyncSession, c: Caller, deals: int, players: list[int | str], rotations: int | None
+) -> Tournament:
     """The owner's new tournament: ``players`` are member account ids or bot kinds, in
-    table order (slot i plays at table i // 3); its first stage opens on the first call."""
+    table order (slot i plays at table i // 3); ``rotations`` how many times each plays
+    each deal (None: once from two tables on, else three times); its first stage opens on
+    the first call."""
     if len(players) % 3 or not 3 <= len(players) <= 3 * MAX_TABLES:
         raise ApiError(
             "bad_players", f"a tournament seats 3·k players (k = 1 to {MAX_TABLES}), "
             f"got {len(players)}",
         )  # fmt: skip
+    tables = len(players) // 3
+    if rotations is None:
+        rotations = 1 if tables >= 2 else 3
+    if rotations not in ROTATIONS:
+        raise ApiError("bad_request", f"rotations is 1 or 3, got {rotations!r}")
+    if rotations == 1 and tables < 2:
+        raise ApiError(
+            "bad_players", "a deal played once needs two tables or more (six players) "
+            "to compare each seat's result with; one table plays each deal three times",
+        )  # fmt: skip
     people = [p for p in players if isinstance(p, int)]
     if len(set(people)) != len(people):
         raise ApiError("bad_players", "a member plays in one slot only")
-    # A table of bots only costs the server its CPU for every stage with nobody watching
-    # (two tournaments of 24 bots put 16 such matches in play at once).
-    for table in range(len(players) // 3):
-        if not any(isinstance(p, int) for p in players[3 * table : 3 * table + 3]):
-            raise ApiError("bad_players", f"table {table + 1} has no member: bots only")
+    _no_table_of_bots(players, tables, rotations, deals)
     for p in players:
         if isinstance(p, str) and p not in BOT_KINDS:
             raise ApiError("bad_bot", f"a bot is one of {list(BOT_KINDS)}, got {p[:20]!r}")
@@ -76,7 +88,7 @@ async def create(db: AsyncSession, c: Caller, deals: int, players: list[int | st
         raise ApiError(
             "busy", f"the club's tournament {running} is being played; one at a time", 409
         )
-    t = Tournament(club_id=c.club.id, deals=deals, tables=len(players) // 3,
+    t = Tournament(club_id=c.club.id, deals=deals, tables=tables, rotations=rotations,
                    seed=secrets.randbelow(2**62), stage=0, status="playing")  # fmt: skip
     db.add(t)
     await db.flush()
@@ -89,6 +101,23 @@ async def create(db: AsyncSession, c: Caller, deals: int, players: list[int | st
         db.add(row)
     await db.commit()
     return t
+
+
+def _no_table_of_bots(players: list[int | str], tables: int, rotations: int, deals: int) -> None:
+    """Refuse (``bad_players``) a tournament that would seat bots only at a table in some
+    deal: such a table costs the server its CPU for the stage with nobody watching (two
+    tournaments of 24 bots put 16 such matches in play at once). With mixed tables
+    (``rotations`` 1) every deal's seating is checked, not only the tables as listed."""
+    for deal in range(deals if rotations == 1 else 1):
+        for table in range(tables):
+            slots = [slot_of(tables, rotations, table, deal, 0, seat) for seat in range(3)]
+            if not any(isinstance(players[i], int) for i in slots):
+                where = f"table {table + 1}" + (f" of deal {deal + 1}" if rotations == 1 else "")
+                listed = ", ".join(str(i + 1) for i in sorted(slots))
+                raise ApiError(
+                    "bad_players", f"{where} has no member: bots only (the players listed "
+                    f"{listed}); put a member in one of those places",
+                )  # fmt: skip
 
 
 async def the_tournament(db: AsyncSession, c: Caller, tournament_id: int) -> Tournament:
@@ -108,7 +137,7 @@ async def _games(db: AsyncSession, t: Tournament) -> list[tuple[TournamentGame, 
 
 async def _open_stage(db: AsyncSession, hub: Hub, t: Tournament, stage: int) -> None:
     """Open every table's room of ``stage`` and start its match (claimed already)."""
-    deal, rotation = divmod(stage, 3)
+    deal, rotation = divmod(stage, t.rotations)
     players = {
         p.slot: p
         for p in (
@@ -126,7 +155,7 @@ async def _open_stage(db: AsyncSession, hub: Hub, t: Tournament, stage: int) -> 
         db.add(ClubRoom(room_id=room.id, club_id=t.club_id, template_id=None, bots=True))
         seats = []
         for seat in range(3):
-            p = players[slot_at(table, rotation, seat)]
+            p = players[slot_of(t.tables, t.rotations, table, deal, rotation, seat)]
             rs = RoomSeat(room_id=room.id, seat=seat, account_id=p.account_id, bot=p.bot)
             db.add(rs)
             seats.append(rs)
@@ -143,10 +172,10 @@ async def advance(db: AsyncSession, hub: Hub, t: Tournament) -> None:
     async with hub.lock:
         await db.refresh(t)
         if t.stage > 0:
-            games = [r for g, r in await _games(db, t) if g.deal * 3 + g.rotation == t.stage - 1]
+            games = [r for g, r in await _games(db, t) if _stage(t, g) == t.stage - 1]
             if len(games) < t.tables or any(r.status != "finished" for r in games):
                 return
-        if t.stage == 3 * t.deals:
+        if t.stage == t.rotations * t.deals:
             t.status = "finished"
             await db.commit()
             return
@@ -168,7 +197,7 @@ async def mine(db: AsyncSession, t: Tournament, me: Account) -> dict[str, Any]:
     """Where ``me`` plays now: the room of the current stage with a seat of mine."""
     room = None
     for g, r in await _games(db, t):
-        if g.deal * 3 + g.rotation == t.stage - 1 and r.status != "finished":
+        if _stage(t, g) == t.stage - 1 and r.status != "finished":
             where = (RoomSeat.room_id == r.id) & (RoomSeat.account_id == me.id)
             if await db.scalar(select(RoomSeat.seat).where(where)) is not None:
                 room = r.code
@@ -176,7 +205,8 @@ async def mine(db: AsyncSession, t: Tournament, me: Account) -> dict[str, Any]:
         "id": t.id,
         "status": t.status,
         "stage": t.stage,
-        "stages": 3 * t.deals,
+        "stages": t.rotations * t.deals,
+        "rotations": t.rotations,
         "room": room,
     }
 
@@ -229,5 +259,11 @@ def _unscored(play: dict[str, Any]) -> dict[str, Any]:
 
 def _ranked(t: Tournament, plays: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
     """The comparisons and the ranking from the plays of each deal (duplicate.py)."""
-    deals, ranking = rank(t.tables, plays)
-    return {"id": t.id, "status": t.status, "deals": deals, "ranking": ranking}
+    deals, ranking = rank(t.tables, plays, t.rotations)
+    return {"id": t.id, "status": t.status, "rotations": t.rotations, "deals": deals,
+            "ranking": ranking}  # fmt: skip
+
+
+def _stage(t: Tournament, g: TournamentGame) -> int:
+    """The stage (counted from 0) of the game ``g``: its deal in its rotation."""
+    return g.deal * t.rotations + g.rotation
