@@ -25,6 +25,11 @@ def test_each_claim_has_a_small_voice_file_and_the_script_that_made_it() -> None
         assert f.read_bytes()[:4] == b"OggS", name
         assert 500 < f.stat().st_size < 12_000, (name, f.stat().st_size)
         assert f"{name}" in script, name
+        wav = f.with_suffix(".wav")  # for Safari, which plays no Ogg Vorbis
+        head = wav.read_bytes()[:44]
+        assert head[:4] == b"RIFF" and head[8:16] == b"WAVEfmt ", name
+        assert int.from_bytes(head[24:28], "little") == 16_000, name  # 16 kHz
+        assert 1_000 < wav.stat().st_size < 40_000, (name, wav.stat().st_size)
 
 
 def test_sounds_load_after_the_first_screen_play_and_mute(browser: Any, web: ServerProcess) -> None:
@@ -48,6 +53,29 @@ def test_sounds_load_after_the_first_screen_play_and_mute(browser: Any, web: Ser
     play([page], lambda d: len(d) >= 3)
     assert page.evaluate("() => window.__phzSounds || 0") == before
     assert page.evaluate("() => localStorage.getItem('phz.sound.volume')") == "0.3"
+    assert [e for e in watch.errors if "sounds" not in e] == []
+
+
+def test_a_browser_without_ogg_vorbis_gets_wav(browser: Any, web: ServerProcess) -> None:
+    """Safari (iPhone and Mac) plays no Ogg Vorbis: where ``canPlayType`` says no, the
+    table fetches the WAV files instead, and they play."""
+    code, login = bot_room(web.http, "无ogg", 1, 31)
+    page, watch = open_page(browser, web, login, DESKTOP, f"#/room/{code}")
+    page.add_init_script(
+        "HTMLMediaElement.prototype.canPlayType = function (t) {"
+        " return /ogg/.test(t) ? '' : 'maybe'; };"
+    )
+    page.reload()
+    audio: dict[str, int] = {}
+    page.on("response", lambda r: "/sounds/" in r.url and audio.__setitem__(r.url, r.status))
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".table [data-mute]")
+    play([page], lambda d: len(d) >= 3)
+    page.wait_for_timeout(300)
+    assert audio and all(u.endswith(".wav") for u in audio), audio
+    assert any(u.endswith("click.wav") for u in audio), audio
+    assert set(audio.values()) <= {200, 206}, audio  # (a range request answers 206)
+    assert page.evaluate("() => window.__phzSounds || 0") > 0
     assert [e for e in watch.errors if "sounds" not in e] == []
 
 
