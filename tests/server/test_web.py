@@ -76,6 +76,23 @@ def test_a_seeded_room_deals_its_seed_and_replays_step_by_step(
             seats = c.get(f"/rooms/{data_code}").json()["seats"]
             assert data["names"] == [s["nickname"] for s in seats] == ["random bot"] * 3
             assert data["bots"] == [s["bot"] for s in seats] == ["random"] * 3
+        # With every hand open: each step shows each seat's hand and face-down groups as that
+        # seat saw them, the whole log uncensored, and whom a claim window waits for.
+        data = c.get(f"/matches/{match_id}/replay/0?open=1").json()
+        assert data["open"] is True and data["seat"] is None
+        assert len(data["steps"]) == len(actions) + 1
+        for k in range(len(actions) + 1):
+            state = paohuzi.replay(rec.rounds[0], upto=k)
+            shown = data["steps"][k]["view"]
+            for s in range(3):
+                own = view_to_dict(paohuzi.view(state, s))
+                assert shown["hands"][s] == own["hands"][s] is not None
+                assert shown["tables"][s] == own["tables"][s]
+                assert all("▢" not in g for g in shown["tables"][s])
+            assert shown["to_act"] == list(state.to_act())
+        events = [e for s in data["steps"] for e in s["events"]]
+        assert events == [e.to_dict() for e in st.log]
+        assert c.get(f"/matches/{match_id}/replay/0?open=maybe").status_code == 400
         assert c.get(f"/matches/{match_id}/replay/1").status_code == 404
         assert c.get(f"/matches/{match_id}/replay/0?seat=3").status_code == 400
         assert c.get(f"/matches/{match_id}/rounds/1").status_code == 404
@@ -157,3 +174,20 @@ def test_the_hint_is_the_seats_own_waits() -> None:
                     glyph(w.face) for w in waits_counts(table, counts, st.rules)
                 ]
     assert checked > 0
+
+
+def test_a_running_match_has_no_replay_open_or_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every hand open is what the record shows, so it waits for the record: a match still
+    being played (a person's seat waiting for them) answers 409, as its record does."""
+    with _client(tmp_path, monkeypatch, seeds=False) as c:
+        tok = c.post("/accounts/guest", json={"nickname": "p"}).json()["token"]
+        h = {"Authorization": f"Bearer {tok}"}
+        code = c.post("/rooms", json={"rounds": 1}, headers=h).json()["code"]
+        assert c.post(f"/rooms/{code}/join", json={"seat": 0}, headers=h).status_code == 200
+        c.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=h)
+        match_id = c.post(f"/rooms/{code}/start", headers=h).json()["match_id"]
+        for q in ("?open=1", "", "?seat=0"):
+            r = c.get(f"/matches/{match_id}/replay/0{q}", headers=h)
+            assert r.status_code == 409 and r.json()["code"] == "not_finished", (q, r.text)

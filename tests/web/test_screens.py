@@ -263,11 +263,16 @@ def test_replay(
     assert page.locator(".hand-card").count() == 0  # the spectator's view: no hand
     # The seats go by the guest's nickname and the bots' level names, as at the table.
     options = page.locator("select[aria-label='视角'] option").all_inner_texts()
-    assert "回放" in options[1] and all("机器人" in o for o in options[2:]), options
+    assert "回放" in options[1] and all("机器人" in o for o in options[2:4]), options
     assert "机器人" in page.locator('.seat-panel[data-seat="1"] .seat-name').inner_text()
     # Nothing wider than the screen (at 390 px the replay was 450 px wide, cut off).
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= SIZES[size]["width"], f"the replay is {wide} px wide at {SIZES[size]}"
+    assert options[-1] == "全部手牌", options
+    # Every hand open (the record shows them anyway): each seat's hand on its panel.
+    page.select_option("select[aria-label='视角']", "open")
+    page.wait_for_function("() => document.querySelectorAll('.seat-panel .seat-hand').length === 3")
+    assert page.locator(".hand-card").count() == 0
     page.select_option("select[aria-label='视角']", "0")
     page.wait_for_selector(".hand-card")
     check(page, watch, shots, f"replay-{size}")

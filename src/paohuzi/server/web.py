@@ -18,7 +18,7 @@ fix a room's deals before its start.
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
@@ -141,9 +141,12 @@ def _compact(body: dict[str, Any]) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def steps_json(record: bytes, match_id: int, rnd: int, seat: int | None) -> bytes:
+def steps_json(
+    record: bytes, match_id: int, rnd: int, seat: int | None | Literal["open"]
+) -> bytes:
     """Round ``rnd`` of match ``match_id``'s encoded record step by step as ``seat``
-    (None: a spectator) saw it, as compact JSON (CPU-bound: run it in a thread)."""
+    (None: a spectator) saw it, or with every hand open (``"open"``), as compact JSON
+    (CPU-bound: run it in a thread)."""
     rec = MatchRecord.from_dict(json.loads(record))
     if not 0 <= rnd < len(rec.rounds):
         raise no_round(match_id, rnd)
@@ -175,21 +178,35 @@ def _replayed(rec: MatchRecord, rnd: int) -> State:
     return st
 
 
-def _steps(rec: MatchRecord, rnd: int, seat: int | None) -> dict[str, Any]:
+def open_view(st: State) -> dict[str, Any]:
+    """The JSON form of ``st`` with every hand and face-down group shown, the claim
+    window's card and every seat it waits for: a finished match's replay with the hands
+    open, which shows no more than the match's record."""
+    d = view_to_dict(view(st, None))
+    for s in range(3):
+        own = view_to_dict(view(st, s))
+        d["hands"][s] = own["hands"][s]
+        d["tables"][s] = own["tables"][s]
+        d["offer"] = d["offer"] or own["offer"]
+    d["to_act"] = list(st.to_act())
+    return d
+
+
+def _steps(rec: MatchRecord, rnd: int, seat: int | None | Literal["open"]) -> dict[str, Any]:
     r = rec.rounds[rnd]
     st = new_game(r.rules, seed=r.seed, deal=r.deal, balances=r.balances)
     pos = 0
 
     def step(actor: int | None, text: str) -> dict[str, Any]:
         nonlocal pos
-        events = [c.to_dict() for e in st.log[pos:] if (c := e.censor(seat)) is not None]
+        if seat == "open":
+            events = [e.to_dict() for e in st.log[pos:]]
+            shown = open_view(st)
+        else:
+            events = [c.to_dict() for e in st.log[pos:] if (c := e.censor(seat)) is not None]
+            shown = view_to_dict(view(st, seat))
         pos = len(st.log)
-        return {
-            "seat": actor,
-            "action": text,
-            "events": events,
-            "view": view_to_dict(view(st, seat)),
-        }
+        return {"seat": actor, "action": text, "events": events, "view": shown}
 
     steps = [step(None, "")]
     for a in r.actions:
@@ -198,7 +215,8 @@ def _steps(rec: MatchRecord, rnd: int, seat: int | None) -> dict[str, Any]:
     return {
         "round": rnd,
         "rounds": len(rec.rounds),
-        "seat": seat,
+        "seat": None if seat == "open" else seat,
+        "open": seat == "open",
         "steps": steps,
         "result": result_json(st) if st.result is not None else None,
     }

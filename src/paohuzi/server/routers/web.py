@@ -10,7 +10,7 @@ before any cache); finished matches are answered from the cached record
 
 import asyncio
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -52,8 +52,8 @@ async def _table(srv: Server, db: AsyncSession, row: MatchRow) -> Table:
 
 def _round_key(match_id: int, rnd: int, part: int) -> int:
     """A cache key per (match, round, part): parts 0-2 a seat's steps, 3 the spectators'
-    steps, 4 the round's 结算."""
-    return (match_id * MAX_ROUNDS + rnd) * 5 + part
+    steps, 4 the round's 结算, 5 the steps with every hand open."""
+    return (match_id * MAX_ROUNDS + rnd) * 6 + part
 
 
 async def _record(srv: Server, match_id: int) -> bytes:
@@ -134,10 +134,12 @@ async def replay_round(
     me: MaybeMe,
     seat: Annotated[int | None, Query(ge=0, le=2)] = None,
     key: InviteKey = None,
+    open_hands: Annotated[bool, Query(alias="open")] = False,
 ) -> Response:
     """One round of a finished match step by step, as ``seat`` (None: a spectator) saw
-    it, to whoever may see the match: from the cached record, worked out in a thread once
-    and kept (anonymous callers too, so no request replays the match again)."""
+    it, or with every hand open (``open``: what the match's record shows anyway), to
+    whoever may see the match: from the cached record, worked out in a thread once and
+    kept (anonymous callers too, so no request replays the match again)."""
     srv.rates.replay.take(address(request))
     if not 0 <= rnd < MAX_ROUNDS:
         raise no_round(match_id, rnd)
@@ -157,10 +159,13 @@ async def replay_round(
     await db.close()  # a rebuild may take seconds: wait on it holding no connection
     record = await _record(srv, match_id)
 
-    async def work() -> bytes:
-        return await asyncio.to_thread(steps_json, record, match_id, rnd, seat)
+    who: int | None | Literal["open"] = "open" if open_hands else seat
 
-    steps = await srv.derived.get(_round_key(match_id, rnd, 3 if seat is None else seat), work)
+    async def work() -> bytes:
+        return await asyncio.to_thread(steps_json, record, match_id, rnd, who)
+
+    part = 5 if who == "open" else 3 if who is None else who
+    steps = await srv.derived.get(_round_key(match_id, rnd, part), work)
     return Response(steps[:-1] + b"," + tail + b"}", media_type="application/json")
 
 

@@ -655,14 +655,15 @@ function RoomScreen({ code, spectate, invite }) {
 }
 
 function Replay({ id, invite }) {
-  const [seat, setSeat] = useState(null);
+  const [seat, setSeat] = useState(null); // a seat, null (a spectator) or "open" (every hand shown)
   const [rnd, setRnd] = useState(0);
   const [data, setData] = useState(null);
   const [step, setStep] = useState(0);
   const [err, setErr] = useState(null);
   const [speed, setSpeed] = useState(0); // autoplay: steps a second (0: paused)
   useEffect(() => {
-    api("GET", `/matches/${id}/replay/${rnd}${seat === null ? "" : `?seat=${seat}`}${keyQuery(invite, seat === null ? "?" : "&")}`)
+    const query = seat === null ? "" : seat === "open" ? "?open=1" : `?seat=${seat}`;
+    api("GET", `/matches/${id}/replay/${rnd}${query}${keyQuery(invite, query ? "&" : "?")}`)
       .then((d) => { setErr(null); setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); })
       .catch((e) => setErr(e));
   }, [id, rnd, seat, invite]);
@@ -701,9 +702,11 @@ function Replay({ id, invite }) {
     <a class="btn small" href="#/" data-back aria-label=${t("to_lobby")}>‹ ${t("lobby")}</a>
     <label>${t("round_sel")} <select aria-label=${t("round_sel")} onChange=${(e) => { setRnd(Number(e.target.value)); setStep(0); }}>
       ${Array.from({ length: data.rounds }, (_, i) => html`<option value=${i} selected=${i === rnd}>${i + 1}</option>`)}</select></label>
-    <label>${t("view_as")} <select aria-label=${t("view_as")} onChange=${(e) => setSeat(e.target.value === "" ? null : Number(e.target.value))}>
+    <label>${t("view_as")} <select aria-label=${t("view_as")} data-view-as
+        onChange=${(e) => { const x = e.target.value; setSeat(x === "" ? null : x === "open" ? "open" : Number(x)); }}>
       <option value="" selected=${seat === null}>${t("spectator")}</option>
-      ${[0, 1, 2].map((s) => html`<option value=${s} selected=${seat === s}>${seatWord(s, null, nm)}</option>`)}</select></label>
+      ${[0, 1, 2].map((s) => html`<option value=${s} selected=${seat === s}>${seatWord(s, null, nm)}</option>`)}
+      <option value="open" selected=${seat === "open"}>${t("open_hands")}</option></select></label>
     <span class="grow" data-step>${t("step", { i: step, n })}</span>
     <div class="stepper">
       <button class="btn small" aria-label=${t("first")} onClick=${() => setStep(0)}>«</button>
@@ -718,10 +721,10 @@ function Replay({ id, invite }) {
   </div>`;
   return html`<main class="screen play replay">
     <h2>${t("replay_of", { id })}</h2>
-    <${AnalysisPanel} id=${id} seat=${seat} round=${rnd} onJump=${(i) => { setSpeed(0); setStep(Math.min(i, n)); }} />
-    <${Table} v=${st.view} me=${seat} names=${nm} log=${log} header=${header}
+    <${AnalysisPanel} id=${id} seat=${seat === "open" ? null : seat} round=${rnd} onJump=${(i) => { setSpeed(0); setStep(Math.min(i, n)); }} />
+    <${Table} v=${st.view} me=${seat === "open" ? null : seat} names=${nm} log=${log} header=${header}
       maxCols=${Math.max(6, Math.floor((Math.min(window.innerWidth, 1100) - 16) / 47))} />
-    ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat} nm=${nm} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} total=${data.rounds} replay=${true} />`}
+    ${step === n && data.result && html`<${Settlement} r=${{ ...data.result, round: rnd }} me=${seat === "open" ? null : seat} nm=${nm} onNext=${() => setStep(Math.max(0, n - 1))} final=${false} total=${data.rounds} replay=${true} />`}
   </main>`;
 }
 

@@ -280,6 +280,7 @@ const WORDS = {
   // replay
   replay_of: ["回放：第 {id} 场", "Replay: match {id}"],
   view_as: ["视角", "View as"],
+  open_hands: ["全部手牌", "all hands"],
   spectator: ["旁观者", "spectator"],
   step: ["第 {i}/{n} 步", "Step {i}/{n}"],
   prev: ["上一步", "Back"],
