@@ -22,6 +22,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -166,6 +167,17 @@ class Tournament(Base):
     counts the (deal, rotation) steps opened so far."""
 
     __tablename__ = "tournaments"
+    # A club plays one tournament at a time, held by the database: concurrent creates
+    # each saw none running and all went in (services/tournaments.create).
+    __table_args__ = (
+        Index(
+            "uq_tournament_playing",
+            "club_id",
+            unique=True,
+            sqlite_where=text("status = 'playing'"),
+            postgresql_where=text("status = 'playing'"),
+        ),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
     deals: Mapped[int] = mapped_column(Integer)

@@ -31,8 +31,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.state import RoundResult
-from .clubdb import ClubResult, ClubRoom, ClubSeason
-from .db import Account, bound_rows, now, row_params
+from .clubdb import ClubResult, ClubRoom, ClubSeason, Tournament, TournamentGame
+from .db import Account, MatchRow, bound_rows, now, row_params
 from .errors import ApiError
 
 __all__ = ["close_season", "record_round", "season_json", "seasons_json", "standings"]
@@ -131,9 +131,19 @@ def _dayingjia(rows: Sequence[ClubResult]) -> dict[int, int]:
 
 
 async def standings(db: AsyncSession, club_id: int, number: int | None) -> dict[str, Any]:
-    """Season ``number``'s table (None: the open season), best first."""
+    """Season ``number``'s table (None: the open season), best first. The rounds of a
+    tournament still being played count once it is over: each of its deals is played at
+    other tables too, and a table's result would tell those still playing it what their
+    hands are worth (as the tournament's own results hide it, services/tournaments.py)."""
     season = await _season(db, club_id, number)
-    rows = (await db.scalars(select(ClubResult).where(ClubResult.season_id == season.id))).all()
+    running = (
+        select(MatchRow.id)
+        .join(TournamentGame, TournamentGame.room_id == MatchRow.room_id)
+        .join(Tournament, Tournament.id == TournamentGame.tournament_id)
+        .where(Tournament.club_id == club_id, Tournament.status != "finished")
+    )
+    shown = (ClubResult.season_id == season.id) & ClubResult.match_id.not_in(running)
+    rows = (await db.scalars(select(ClubResult).where(shown))).all()
     per: dict[int, dict[str, int]] = defaultdict(lambda: {"rounds": 0, "wins": 0, "points": 0})
     for r in rows:
         p = per[r.account_id]

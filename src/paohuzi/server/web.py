@@ -141,9 +141,7 @@ def _compact(body: dict[str, Any]) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def steps_json(
-    record: bytes, match_id: int, rnd: int, seat: int | None | Literal["open"]
-) -> bytes:
+def steps_json(record: bytes, match_id: int, rnd: int, seat: int | Literal["open"] | None) -> bytes:
     """Round ``rnd`` of match ``match_id``'s encoded record step by step as ``seat``
     (None: a spectator) saw it, or with every hand open (``"open"``), as compact JSON
     (CPU-bound: run it in a thread)."""
@@ -192,7 +190,7 @@ def open_view(st: State) -> dict[str, Any]:
     return d
 
 
-def _steps(rec: MatchRecord, rnd: int, seat: int | None | Literal["open"]) -> dict[str, Any]:
+def _steps(rec: MatchRecord, rnd: int, seat: int | Literal["open"] | None) -> dict[str, Any]:
     r = rec.rounds[rnd]
     st = new_game(r.rules, seed=r.seed, deal=r.deal, balances=r.balances)
     pos = 0

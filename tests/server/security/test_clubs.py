@@ -232,3 +232,50 @@ def test_a_club_rooms_play_again_stays_the_clubs(db_url: str) -> None:
         key = new.json()["invite_key"]
         r = c.post(f"/rooms/{new.json()['code']}/join", json={"key": key}, headers=stranger)
         assert r.status_code == 404 and r.json()["code"] == "no_room", r.text  # members only
+
+
+async def test_the_standings_hide_a_running_tournaments_rounds(tmp_path: Any) -> None:
+    """A tournament's deal is played at several tables; while one still plays it, the
+    others' results stay hidden from its results (``result`` null) and from the club's
+    standings too (they showed the finished table's winner and points at once)."""
+    import asyncio
+
+    srv = Server(tmp_path / "s.db", tmp_path / "s.log", env={"PAOHUZI_GRACE": "0.5"})
+    srv.start()
+    try:
+        owner, member = guest(srv, "owner"), guest(srv, "member")
+        club = _post(srv, "/clubs", owner, {"name": "复式"}).json()
+        cid = club["id"]
+        assert (
+            _post(srv, f"/clubs/{cid}/join", member, {"key": club["invite_key"]}).status_code == 200
+        )
+        ids = [_get(srv, "/accounts/me", t).json()["id"] for t in (owner, member)]
+        body = {"deals": 1, "players": [ids[0], "random", "random", ids[1], "random", "random"]}
+        r = _post(srv, f"/clubs/{cid}/tournaments", owner, body)
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+        where = {t: _get(srv, f"/clubs/{cid}/tournaments/{tid}", t).json()["room"]
+                 for t in (owner, member)}  # fmt: skip
+        async with websockets.connect(srv.ws(where[member])) as ws:  # the member plays on
+            await ws.send(json.dumps({"type": "auth", "token": member}))
+            for _ in range(600):  # the owner's table: played by the server after 0.5 s
+                if _get(srv, f"/rooms/{where[owner]}", owner).json()["status"] == "finished":
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the owner's table did not finish")
+            table = _get(srv, f"/clubs/{cid}/standings", member).json()["standings"]
+            assert table == [], table
+            res = _get(srv, f"/clubs/{cid}/tournaments/{tid}/results", member).json()
+            assert all(s["result"] is None for p in res["deals"][0]["plays"] for s in p["seats"])
+        for _ in range(600):  # the member gone: the server plays that table too
+            t = _get(srv, f"/clubs/{cid}/tournaments/{tid}", owner).json()
+            if t["status"] == "finished":
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the tournament did not finish")
+        table = _get(srv, f"/clubs/{cid}/standings", member).json()["standings"]
+        assert {e["account_id"] for e in table} >= set(ids) and len(table) == 6, table
+    finally:
+        srv.stop()

@@ -452,6 +452,34 @@ def test_a_person_plays_in_three_matches_at_once(client: TestClient) -> None:
     assert r.status_code == 200, r.text
 
 
+def test_a_tournament_seats_a_member_who_plays_three_matches(db_url: str) -> None:
+    """The cap on a person's matches is the player's own: a club's tournament seats its
+    players, and a stage opens at every table (a member in three matches of their own
+    left the second table unopened and the club's tournament stuck for good)."""
+    from paohuzi.server.services import start
+
+    with TestClient(create_app(db_url, PlaySettings(grace=600))) as c:
+        owner, member = _guest(c, "owner"), _guest(c, "member")
+        club = c.post("/clubs", json={"name": "比赛"}, headers=owner).json()
+        r = c.post(f"/clubs/{club['id']}/join", json={"key": club["invite_key"]}, headers=member)
+        assert r.status_code == 200, r.text
+        ids = [c.get("/accounts/me", headers=h).json()["id"] for h in (owner, member)]
+        for _ in range(start.PERSON_MATCHES):  # the member's own, waiting for the member
+            code = c.post("/rooms", json={"rounds": 8, "rules": {"zimo_bonus_tun": 2}},
+                          headers=member).json()["code"]  # fmt: skip
+            assert c.post(f"/rooms/{code}/join", json={}, headers=member).status_code == 200
+            c.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=member)
+            assert c.post(f"/rooms/{code}/start", headers=member).status_code == 200
+        body = {"deals": 1, "players": [ids[0], "random", "random", ids[1], "random", "random"]}
+        r = c.post(f"/clubs/{club['id']}/tournaments", json=body, headers=owner)
+        assert r.status_code == 201, r.text
+        t = r.json()["id"]
+        mine = c.get(f"/clubs/{club['id']}/tournaments/{t}", headers=member).json()
+        assert mine["room"] is not None, mine  # the member's table is open
+        plays = c.get(f"/clubs/{club['id']}/tournaments/{t}/results", headers=owner).json()
+        assert len(plays["deals"][0]["plays"]) == 2, plays
+
+
 def test_the_server_caps_matches_of_bots_only(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

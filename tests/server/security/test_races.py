@@ -204,3 +204,43 @@ async def test_concurrent_analysis_requests_stay_within_the_pool(db_url: str) ->
         codes = sorted((r.status_code, r.json().get("code", r.json().get("status"))) for r in got)
         assert codes == [(202, "running")] * 2 + [(503, "busy")] * 7, [r.text for r in got]
         app.state.analysis.close()
+
+
+async def test_concurrent_templates_and_tournaments_keep_the_clubs_caps(db_url: str) -> None:
+    """A club's caps held one request at a time but not at once: 30 concurrent template
+    creates all went in (the cap is 20), and 3 concurrent tournaments all started (one
+    at a time)."""
+    from paohuzi.server.clubdb import ClubTemplate, Tournament
+    from paohuzi.server.db import make_engine
+    from paohuzi.server.services.clubrooms import MAX_TEMPLATES
+
+    async with _apps(db_url) as clients:
+        owner = await _guest(clients[0], "owner")
+        club = (await clients[0].post("/clubs", json={"name": "并发"}, headers=owner)).json()
+        cid = club["id"]
+        body = {"name": "t", "rounds": 1}
+        got = await asyncio.gather(
+            *(clients[i % APPS].post(f"/clubs/{cid}/templates", json=body, headers=owner)
+              for i in range(MAX_TEMPLATES + 10))
+        )  # fmt: skip
+        codes = sorted(r.status_code for r in got)
+        assert codes == [201] * MAX_TEMPLATES + [409] * 10, [
+            r.text for r in got if r.status_code >= 500
+        ]
+        me = (await clients[0].get("/accounts/me", headers=owner)).json()["id"]
+        t_body = {"deals": 1, "players": [me, "random", "random"]}
+        got = await asyncio.gather(
+            *(clients[i % APPS].post(f"/clubs/{cid}/tournaments", json=t_body, headers=owner)
+              for i in range(3))
+        )  # fmt: skip
+        assert sorted(r.status_code for r in got) == [201, 409, 409], [r.text for r in got]
+        assert all(r.json()["code"] == "busy" for r in got if r.status_code == 409)
+    engine, sessions = make_engine(db_url)
+    try:
+        async with sessions() as db:
+            n = await db.scalar(select(func.count()).where(ClubTemplate.club_id == cid))
+            assert n == MAX_TEMPLATES
+            n = await db.scalar(select(func.count()).where(Tournament.club_id == cid))
+            assert n == 1
+    finally:
+        await engine.dispose()

@@ -88,11 +88,12 @@ async def templates(club_id: Id, me: Me, db: Db) -> list[dict[str, Any]]:
 
 
 @router.post("/clubs/{club_id}/templates", status_code=201)
-async def new_template(club_id: Id, body: TemplateBody, me: Me, db: Db) -> dict[str, Any]:
+async def new_template(club_id: Id, body: TemplateBody, me: Me, db: Db, srv: Srv) -> dict[str, Any]:
     caller = await clubs.the_club(db, club_id, me, Role.ADMIN)
     t = await clubrooms.new_template(
-        db, caller, _name(body.name), body.rules, body.rounds, body.time_limit, body.bots
-    )
+        db, srv.sessions, caller, _name(body.name), body.rules, body.rounds, body.time_limit,
+        body.bots,
+    )  # fmt: skip
     return clubrooms.template_json(t)
 
 

@@ -159,7 +159,7 @@ async def replay_round(
     await db.close()  # a rebuild may take seconds: wait on it holding no connection
     record = await _record(srv, match_id)
 
-    who: int | None | Literal["open"] = "open" if open_hands else seat
+    who: int | Literal["open"] | None = "open" if open_hands else seat
 
     async def work() -> bytes:
         return await asyncio.to_thread(steps_json, record, match_id, rnd, who)

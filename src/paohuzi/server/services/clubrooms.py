@@ -8,13 +8,15 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 
 from .. import rulesets
 from ..clubaccess import club_row
-from ..clubdb import ClubRoom, ClubTemplate
+from ..clubdb import Club, ClubRoom, ClubTemplate
+from ..commit import transaction
 from ..db import LIVE_ROOM, RoomRow
 from ..errors import ApiError
 from ..ratelimit import Rates
@@ -49,6 +51,7 @@ def template_json(t: ClubTemplate) -> dict[str, Any]:
 
 async def new_template(
     db: AsyncSession,
+    sessions: async_sessionmaker[AsyncSession],
     c: Caller,
     name: str,
     rules: dict[str, int | bool | str | float | None],
@@ -56,22 +59,29 @@ async def new_template(
     time_limit: float | None,
     bots: bool,
 ) -> ClubTemplate:
-    """An admin's new template; its rules are checked as a room's are (rulesets.py)."""
+    """An admin's new template; its rules are checked as a room's are (rulesets.py).
+
+    Counted and added in one transaction that holds the club's row: counted apart, 30
+    concurrent creates all went in past the cap."""
     rulesets.room_rules(dict(rules), rounds)  # 400 bad_rules naming the field
-    n = await db.scalar(select(func.count()).where(ClubTemplate.club_id == c.club.id))
-    if (n or 0) >= MAX_TEMPLATES:
-        raise ApiError("too_many_templates", f"a club has at most {MAX_TEMPLATES} templates", 409)
-    t = ClubTemplate(
-        club_id=c.club.id,
-        name=name,
-        rules=dict(rules),
-        rounds=rounds,
-        time_limit=time_limit,
-        bots=bots,
-    )
-    db.add(t)
-    await db.commit()
-    return t
+    club_id = c.club.id
+
+    def add(s: Session) -> ClubTemplate:
+        # A write first: it holds the club's row on PostgreSQL and SQLite's write lock,
+        # so of concurrent creates (on any worker) each counts after the last went in.
+        s.execute(update(Club).where(Club.id == club_id).values(id=Club.id))
+        n = s.scalar(select(func.count()).where(ClubTemplate.club_id == club_id))
+        if (n or 0) >= MAX_TEMPLATES:
+            raise ApiError(
+                "too_many_templates", f"a club has at most {MAX_TEMPLATES} templates", 409
+            )
+        t = ClubTemplate(club_id=club_id, name=name, rules=dict(rules), rounds=rounds,
+                         time_limit=time_limit, bots=bots)  # fmt: skip
+        s.add(t)
+        s.flush()
+        return t
+
+    return await transaction(sessions, db, add)
 
 
 async def templates_json(db: AsyncSession, c: Caller) -> list[dict[str, Any]]:

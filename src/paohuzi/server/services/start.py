@@ -195,17 +195,21 @@ def new_match(
     room: tuple[int, dict[str, object], int],
     seats: list[RoomSeat],
     seed: int | None,
+    capped: bool = True,
 ) -> tuple[MatchRow, Match]:
     """The match of a room claimed open -> playing with its ``seats``, its rows added in
     the caller's transaction. ``room``: its id, rules and rounds. ``not_full`` (409; the
     caller rolls back, the room open again) unless all three seats are taken. ``seed``:
-    a room's fixed seed (web.py's test hook), else None."""
+    a room's fixed seed (web.py's test hook), else None. ``capped``: whether the
+    :func:`person_matches_cap` applies (not to a tournament's table: the club's owner
+    seats its players, and a stage must open at every table)."""
     if len(seats) != 3:
         raise ApiError("not_full", f"{len(seats)} of 3 seats are taken", 409)
     room_id, rules_dict, rounds = room
     rules = RuleSet.from_dict(rules_dict)
     rulesets.check_points(rules)  # (a room made before the allowed values were)
-    person_matches_cap(session, seats)
+    if capped:
+        person_matches_cap(session, seats)
     balances = opening_balances(session, rules, seats)
     match = Match(rules, rounds=rounds, balances=(balances[0], balances[1], balances[2]), seed=seed)
     return _store(session, room_id, match, balances), match
@@ -237,15 +241,21 @@ async def open_table(
 
 
 async def start_match(
-    db: AsyncSession, hub: Hub, room: RoomRow, seats: list[RoomSeat], seeds: dict[str, int]
+    db: AsyncSession,
+    hub: Hub,
+    room: RoomRow,
+    seats: list[RoomSeat],
+    seeds: dict[str, int],
+    capped: bool = True,
 ) -> MatchRow:
     """Start the match of ``room``, claimed open -> playing in ``db``'s transaction with its
-    three ``seats``: commit it (:func:`new_match`), then :func:`open_table`. ``not_full``
-    (409, rolled back: the room open again) unless every seat is taken."""
+    three ``seats``: commit it (:func:`new_match`, ``capped`` as there), then
+    :func:`open_table`. ``not_full`` (409, rolled back: the room open again) unless every
+    seat is taken."""
     key = (room.id, room.rules, room.rounds)
     seed = seeds.pop(room.code, None)
     try:
-        row, match = await db.run_sync(lambda s: new_match(s, key, seats, seed))
+        row, match = await db.run_sync(lambda s: new_match(s, key, seats, seed, capped))
     except ApiError:
         await db.rollback()
         raise

@@ -22,6 +22,7 @@ from collections import defaultdict
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import accounts
@@ -91,7 +92,13 @@ async def create(
     t = Tournament(club_id=c.club.id, deals=deals, tables=tables, rotations=rotations,
                    seed=secrets.randbelow(2**62), stage=0, status="playing")  # fmt: skip
     db.add(t)
-    await db.flush()
+    try:
+        await db.flush()
+    except IntegrityError:  # another create went in since the check (uq_tournament_playing)
+        await db.rollback()
+        raise ApiError(
+            "busy", "the club's tournament is being played; one at a time", 409
+        ) from None
     for slot, p in enumerate(players):
         if isinstance(p, str):
             bot = await accounts.create_account(db, kind="bot", nickname=f"{p} bot", grant=0)
@@ -161,7 +168,7 @@ async def _open_stage(db: AsyncSession, hub: Hub, t: Tournament, stage: int) -> 
             seats.append(rs)
         db.add(TournamentGame(tournament_id=t.id, deal=deal, rotation=rotation, table=table,
                               room_id=room.id))  # fmt: skip
-        await start_match(db, hub, room, seats, {room.code: deal_seed(t.seed, deal)})
+        await start_match(db, hub, room, seats, {room.code: deal_seed(t.seed, deal)}, False)
 
 
 async def advance(db: AsyncSession, hub: Hub, t: Tournament) -> None:
