@@ -41,6 +41,8 @@ class Hub:
         self.metrics = Metrics(lambda: len(self.tables), lambda: self.sockets)
         self.cluster: Cluster | None = None  # several workers (--redis): cluster.py
         self.signed_in = SignedInSockets()  # logout ends them (logouts.py)
+        # the live matches with a bot seated, by the network address that started them
+        self.bot_matches_from: dict[str, set[int]] = {}
 
     def add(self, code: str, table: Table) -> None:
         """Make ``table`` the room's live table and start its driver."""
@@ -62,6 +64,10 @@ class Hub:
         code = self.codes.pop(table.match_id, None)
         if code is not None and self.tables.get(code) is table:
             del self.tables[code]
+        for address, ids in list(self.bot_matches_from.items()):
+            ids.discard(table.match_id)
+            if not ids:
+                del self.bot_matches_from[address]
         if self.cluster is not None:
             self.cluster.ended(table)
 

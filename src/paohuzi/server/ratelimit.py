@@ -41,6 +41,7 @@ class RateSettings:
     rooms_address_burst: float = 1000  # per address
     rooms_address_rate: float = 10.0
     open_rooms: float = 20  # open rooms one account may host at once
+    bot_matches_address: float = 16  # matches with a bot one address started, being played
     lookup_burst: float = 3000  # per address: any look-up of a room by its code
     lookup_rate: float = 100.0
     miss_burst: float = 30  # per address: look-ups of codes that are no (visible) room

@@ -480,6 +480,39 @@ def test_a_tournament_seats_a_member_who_plays_three_matches(db_url: str) -> Non
         assert len(plays["deals"][0]["plays"]) == 2, plays
 
 
+def test_one_address_starts_so_many_matches_with_bots(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guests cost nothing, so each person's cap bounded nothing: ten guests of one address
+    started 30 matches against the guided bot and never connected, and the server played
+    them all. One address starts ``bot_matches_address`` (here 2) at once; another once
+    one has ended."""
+    monkeypatch.setenv("PAOHUZI_RATE_BOT_MATCHES_ADDRESS", "2")
+    with TestClient(create_app(db_url, PlaySettings(grace=600))) as c:
+
+        def bots_room(name: str) -> tuple[str, Headers]:
+            h = _guest(c, name)
+            code = c.post("/rooms", json={"rounds": 8, "rules": {"zimo_bonus_tun": 2}},
+                          headers=h).json()["code"]  # fmt: skip
+            assert c.post(f"/rooms/{code}/join", json={}, headers=h).status_code == 200
+            assert (
+                c.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=h).status_code == 200
+            )
+            return str(code), h
+
+        for name in ("a", "b"):
+            code, h = bots_room(name)
+            assert c.post(f"/rooms/{code}/start", headers=h).status_code == 200
+        code, h = bots_room("c")
+        r = c.post(f"/rooms/{code}/start", headers=h)
+        assert r.status_code == 409 and r.json()["code"] == "too_many_rooms", r.text
+        assert "network address" in r.json()["reason"]
+        hub = c.app.state.server.hub
+        hub.release(next(iter(hub.tables.values())))  # one of the two has ended
+        r = c.post(f"/rooms/{code}/start", headers=h)
+        assert r.status_code == 200, r.text
+
+
 def test_the_server_caps_matches_of_bots_only(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

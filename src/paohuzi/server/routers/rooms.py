@@ -21,7 +21,13 @@ from ..schemas import BOT_KINDS, BotBody, JoinBody, LocationBody, RoomBody
 from ..seating import claim, claim_open, commit_seats, seat_taken
 from ..services.clubrooms import bots_allowed
 from ..services.seats import find_open, seat_bots, take_seat
-from ..services.start import bot_matches_cap, new_match, open_table
+from ..services.start import (
+    address_bot_matches_cap,
+    bot_matches_cap,
+    new_match,
+    open_table,
+    started_from,
+)
 
 __all__ = ["router"]
 
@@ -175,9 +181,12 @@ async def start(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[s
             # Claimed open -> playing: of concurrent starts, on any worker, one goes on.
             seats = claim(s, key[0], code, "playing")
             bot_matches_cap(s, me.id, seats)
+            cap = int(srv.rates.settings.bot_matches_address)
+            address_bot_matches_cap(srv.hub, cap, who[1], seats)
             return seats, *new_match(s, key, seats, seed)
 
         seats, row, match = await transaction(srv.sessions, db, claim_and_store)
+        started_from(srv.hub, who[1], seats, row.id)
         seeds.pop(room.code, None)
         set_committed_value(room, "status", "playing")
         await open_table(srv.hub, room, seats, row, match)

@@ -23,6 +23,7 @@ __all__ = [
     "BOT_MATCHES",
     "PERSON_MATCHES",
     "SERVER_BOT_MATCHES",
+    "address_bot_matches_cap",
     "bot_matches_cap",
     "new_match",
     "one_ledger_match",
@@ -30,6 +31,7 @@ __all__ = [
     "opening_balances",
     "person_matches_cap",
     "start_match",
+    "started_from",
 ]
 
 
@@ -87,6 +89,29 @@ def bot_matches_cap(session: Session, host_id: int, seats: list[RoomSeat]) -> No
 
 
 PERSON_MATCHES = 3  # playing matches a person may be seated in at once (for 悟性: one)
+
+
+def address_bot_matches_cap(hub: Hub, cap: int, address: str, seats: list[RoomSeat]) -> None:
+    """Refuse (``too_many_rooms``, 409) a match with a bot seated when the request's
+    network address started ``cap`` such matches still being played (on this worker;
+    ``RateSettings.bot_matches_address``). Guests cost nothing, so the cap on each
+    person's matches bounded nothing: ten guests of one address started 30 matches
+    against the guided bot, never connected, and the server played them all (81 % of a
+    core)."""
+    started = len(hub.bot_matches_from.get(address, ()))
+    if started >= cap and any(s.bot is not None for s in seats):
+        raise ApiError(
+            "too_many_rooms",
+            f"{cap} matches with bots started from this network address are being played; "
+            "start another once one has ended",
+            409,
+        )
+
+
+def started_from(hub: Hub, address: str, seats: list[RoomSeat], match_id: int) -> None:
+    """Count a started match with a bot seated against the address that started it."""
+    if any(s.bot is not None for s in seats):
+        hub.bot_matches_from.setdefault(address, set()).add(match_id)
 
 
 def person_matches_cap(session: Session, seats: list[RoomSeat]) -> None:
