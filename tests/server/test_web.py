@@ -76,6 +76,7 @@ def test_a_seeded_room_deals_its_seed_and_replays_step_by_step(
             seats = c.get(f"/rooms/{data_code}").json()["seats"]
             assert data["names"] == [s["nickname"] for s in seats] == ["random bot"] * 3
             assert data["bots"] == [s["bot"] for s in seats] == ["random"] * 3
+            assert data["accounts"] == [s["account_id"] for s in seats]
         # With every hand open: each step shows each seat's hand and face-down groups as that
         # seat saw them, the whole log uncensored, and whom a claim window waits for.
         data = c.get(f"/matches/{match_id}/replay/0?open=1").json()

@@ -51,7 +51,10 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
         assert box.locator(".analysis-option").count() == len(marked[0]["options"])
         shown = box.inner_text()
         assert marked[0]["chosen"]["text"].replace(":", " ") in shown, shown
-        assert f"第 {marked[0]['index'] + 1} 个决定" in shown, shown
+        # numbered among the seat's decisions (not by the round's step: "decision 12" was
+        # the seat's fourth), with the step beside it
+        n = decisions.index(marked[0]) + 1
+        assert f"第 {n} 个决定（第 {marked[0]['index'] + 1} 步）" in shown, shown
         assert not re.search(r"\d\.\d{2}", shown), shown  # points to one decimal
         # The replay moved to the table as the seat saw it when it decided (step i: after
         # the round's first i actions).
@@ -59,5 +62,7 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
         assert slider.input_value() == str(marked[0]["index"]), slider.input_value()
     page.goto(f"{web.http}/#/account")
     page.wait_for_selector("[data-analysis-stats]")
-    assert "一致率" in page.locator("[data-analysis-stats]").inner_text()
+    stats = page.locator("[data-analysis-stats]").inner_text()
+    assert "一致率" in stats and "复盘" in stats and "共 1 次分析" in stats, stats
+    assert not re.search(r"损失 -", stats), stats  # never a negative loss
     assert watch.errors == [], watch.errors

@@ -5,18 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from paohuzi.server.process import ServerProcess
-from paohuzi.web.screenshots import PHONE, bot_room
+from paohuzi.web.screenshots import DESKTOP, PHONE, bot_room
 
 from .conftest import guest, open_page
 
 
-def test_a_phrase_reaches_the_spectators(browser: Any, web: ServerProcess) -> None:
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_phrase_reaches_the_spectators(
+    browser: Any, web: ServerProcess, size: dict[str, int]
+) -> None:
     code, login = bot_room(web.http, "聊天", 1, 5)
-    page, watch = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page, watch = open_page(browser, web, login, size, f"#/room/{code}")
     page.get_by_role("button", name="开始").click()
     page.wait_for_selector(".table")
-    spec, spec_watch = open_page(browser, web, guest(web, "看"), PHONE, f"#/watch/{code}")
+    spec, spec_watch = open_page(browser, web, guest(web, "看"), size, f"#/watch/{code}")
     spec.wait_for_selector(".table")
     page.locator("[data-chat]").click()
     page.locator('[data-phrase="0"]').click()
@@ -29,6 +34,10 @@ def test_a_phrase_reaches_the_spectators(browser: Any, web: ServerProcess) -> No
         centre = p.locator(".table .center").bounding_box()
         assert bubble and panel and centre
         assert panel["y"] <= bubble["y"] <= panel["y"] + panel["height"], (bubble, panel)
+        # ... across as well as down (a transformed list moved it over 过 on a phone, over
+        # the next seat's panel on a desktop), and not squeezed to a column of 1-2 characters
+        assert panel["x"] <= bubble["x"] <= panel["x"] + panel["width"], (bubble, panel)
+        assert bubble["width"] >= 100, bubble
         assert not (centre["y"] < bubble["y"] < centre["y"] + centre["height"]), (bubble, centre)
     assert spec.locator("[data-chat]").count() == 0  # a spectator only reads
     assert watch.errors == [] and spec_watch.errors == []

@@ -254,6 +254,11 @@ def test_tip_in_a_practice_game_shows_every_option_valued(
     assert ("close" in (page.locator(".tip-best").get_attribute("class") or "")) == (
         badge == "难分高下"
     )
+    # each other option's loss is the paired one the badge reads, with its error
+    losses = page.locator("[data-tip-option] [data-loss]").evaluate_all(
+        "(els) => els.map((e) => [Number(e.dataset.loss), e.textContent])"
+    )
+    assert losses and all(f"{x:.2f} ± " in text for x, text in losses), losses
     assert page.locator("[data-tip-left]").count() == 0  # every option valued here
     assert "±" in page.locator("[data-tip-option]").first.inner_text()
     page.screenshot(path=str(shots / "tip-phone.png"))

@@ -93,13 +93,14 @@ def test_three_players_play_a_round_by_clicks_and_a_spectator_sees_no_hidden_car
                   const hand = document.querySelector('div.hand');  // (the offer is a .card.hand)
                   const own = document.querySelector('.table > .seat-panel.bottom');
                   if (!document.querySelector('.claimbar .claim') || !hand || !own) return null;
+                  const tall = own.getBoundingClientRect().height;  // a row of groups in sight
                   const pad = document.createElement('div');
                   pad.style.height = '900px';
                   own.appendChild(pad);
                   const cards = [...hand.querySelectorAll('.hand-card .card')];
                   if (!cards.length) return null;
                   const low = Math.max(...cards.map((c) => c.getBoundingClientRect().bottom));
-                  const foot = [low + scrollY, innerHeight];
+                  const foot = [low + scrollY, innerHeight, tall];
                   pad.remove();
                   return foot;
                 }"""
@@ -108,6 +109,8 @@ def test_three_players_play_a_round_by_clicks_and_a_spectator_sees_no_hidden_car
                 checks["claims"] += 1
                 if foot[0] > foot[1] + 1:
                     hidden_hands.append(f"the hand ends at {foot[0]:.0f} px of {foot[1]}")
+                if foot[2] < min(100, 0.11 * foot[1]):  # it was squeezed to a 12 px strip
+                    hidden_hands.append(f"the own panel is {foot[2]:.0f} px tall")
         return all(p.locator(".settlement").count() for p in pages)
 
     made = play(pages, over, seconds=90, settle=False)

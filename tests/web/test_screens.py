@@ -183,6 +183,20 @@ def test_table_settlement_and_summary(
     _summary_headers_on_one_line(page)
 
 
+def test_the_top_bars_balance_moves_with_each_round(browser: Any, web: ServerProcess) -> None:
+    """A round settled for 悟性 moves the top bar's figure at its 结算, not only once the
+    match is over (it said 悟性 100 beside a seat at 97 for the whole match)."""
+    code, login = bot_room(web.http, "悟性条", 2, 23)
+    page, watch = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    page.wait_for_selector(".table")
+    play([page], lambda d: page.locator(".settlement").count() > 0, settle=False)
+    me = http(web.http, "GET", "/accounts/me", token=login["token"])
+    assert me["balance"] != 100  # seed 23: the first round moves this seat's 悟性
+    page.wait_for_selector(f".topbar a[href='#/account']:has-text('悟性 {me['balance']}')")
+    assert watch.errors == []
+
+
 def _log_readable(page: Any) -> None:
     """The recent moves are shown whole (wrapped, never cut with "…"), each line saying
     who by seat (你/上家/下家), and the table still fits the window's height."""
@@ -260,6 +274,11 @@ def test_replay(
     assert page.locator("[data-step]").inner_text().startswith("第 2/")
     page.keyboard.press("ArrowRight")
     assert page.locator("[data-step]").inner_text().startswith("第 3/")
+    # The player's own replay opens at their seat (its 分析 at hand), not as a spectator.
+    assert page.locator("select[aria-label='视角']").input_value() == "0"
+    page.wait_for_selector(".hand-card")
+    page.select_option("select[aria-label='视角']", "")
+    page.wait_for_function("() => !document.querySelector('.hand-card')")
     assert page.locator(".hand-card").count() == 0  # the spectator's view: no hand
     # The seats go by the guest's nickname and the bots' level names, as at the table.
     options = page.locator("select[aria-label='视角'] option").all_inner_texts()

@@ -146,15 +146,17 @@ async def replay_round(
     row = await visible_match(db, match_id, me, key)
     found = (
         await db.execute(
-            select(Account.nickname, RoomSeat.bot)
+            select(Account.nickname, RoomSeat.bot, Account.id)
             .join(RoomSeat, RoomSeat.account_id == Account.id)
             .where(RoomSeat.room_id == row.room_id)
             .order_by(RoomSeat.seat)
         )
     ).all()
     # The seats' names, and each seat's bot kind (None: a person): the page names a bot by
-    # its level, as at the live table, not by its account's nickname ("putong bot").
-    seats = {"names": [n for n, _ in found], "bots": [b for _, b in found]}
+    # its level, as at the live table, not by its account's nickname ("putong bot"); and
+    # their accounts (as the room shows them), so a player's replay opens at their seat.
+    seats = {"names": [n for n, _, _ in found], "bots": [b for _, b, _ in found],
+             "accounts": [a for _, _, a in found]}  # fmt: skip
     tail = json.dumps(seats, ensure_ascii=False)[1:-1].encode()  # (the object's members)
     await db.close()  # a rebuild may take seconds: wait on it holding no connection
     record = await _record(srv, match_id)

@@ -12,7 +12,9 @@ const WORDS = {
   running: ["分析中…", "Analysing…"],
   failed: ["分析失败", "The analysis failed"],
   summary: ["一致率 {a}，每个决定平均损失 {l} 分", "agreement {a}, {l} points lost per decision"],
-  decision_n: ["第 {n} 个决定", "decision {n}"],
+  decision_n: ["第 {n} 个决定（第 {step} 步）", "decision {n} (step {step})"],
+  heading: ["复盘", "Post-game analysis"],
+  over_n: ["共 {n} 次分析", "over {n} analyses"],
   graph: ["每个决定后的期望得分", "expected points after each decision"],
   chosen: ["选择", "chose"],
   loss: ["损失", "loss"],
@@ -23,6 +25,10 @@ const w = (k, vars = {}) => (WORDS[k][lang() === "zh" ? 0 : 1]).replace(/\{(\w+)
 const verdictWord = (v) => VERDICT[v][lang() === "zh" ? 0 : 1];
 /** A value in points, to one decimal (the server's 0.4013 ± 0.4331 read as noise). */
 const num = (x, places = 1) => Number(x).toFixed(places);
+/** Points lost per decision, to two places: a loss is measured against the best option
+ * picked on other sampled worlds, so an average near zero can come out a hair below it,
+ * which reads as nonsense ("-0.03 points lost"); it shows as 0.00. */
+const lost = (x) => Math.max(0, Number(x)).toFixed(2);
 /** An option's notation for people: "打:玖" → "打 玖", "吃:三四五 比:二二贰" → "吃 三四五 比 二二贰". */
 const words = (text) => String(text).replace(/:/g, " ");
 
@@ -44,9 +50,9 @@ function Graph({ decisions, pick, picked }) {
 }
 
 /** One decision's options side by side with their values (the chosen one marked). */
-function Options({ d }) {
+function Options({ d, n }) {
   return html`<div class="analysis-options" data-options=${d.index}>
-    <div>${w("decision_n", { n: d.index + 1 })} · ${w("chosen")} ${words(d.chosen.text)}：${w("loss")} ${num(d.loss)}±${num(d.loss_se)} ${verdictWord(d.verdict)} ${d.tags.join(" ")}</div>
+    <div>${w("decision_n", { n, step: d.index + 1 })} · ${w("chosen")} ${words(d.chosen.text)}：${w("loss")} ${num(d.loss)}±${num(d.loss_se)} ${verdictWord(d.verdict)} ${d.tags.join(" ")}</div>
     ${d.options.map((o) => html`<span class=${`analysis-option${o.id === d.chosen.id ? " chosen" : ""}${o.id === d.best.id ? " best" : ""}`}>
       <b>${words(o.text)}</b> ${o.value >= 0 ? "+" : ""}${num(o.value)}±${num(o.se)}</span>`)}
   </div>`;
@@ -80,9 +86,9 @@ export function AnalysisPanel({ id, seat, round, onJump }) {
   const decisions = rr ? rr.decisions : [];
   const s = rr ? rr.summary : state.summary;
   return html`<div class="analysis" data-analysis>
-    <div>${w("summary", { a: `${Math.round(s.agreement * 100)}%`, l: num(s.loss_per_decision, 2) })}</div>
+    <div>${w("summary", { a: `${Math.round(s.agreement * 100)}%`, l: lost(s.loss_per_decision) })}</div>
     ${decisions.length ? html`<${Graph} decisions=${decisions} pick=${(d) => { setPicked(d); if (onJump) onJump(d.index); }} picked=${picked} />` : html`<div>${w("none")}</div>`}
-    ${picked && html`<${Options} d=${picked} />`}
+    ${picked && html`<${Options} d=${picked} n=${decisions.indexOf(picked) + 1} />`}
   </div>`;
 }
 
@@ -92,7 +98,7 @@ export function AnalysisStats() {
   useEffect(() => { api("GET", "/analyses/mine").then(setMine).catch(() => setMine(null)); }, []);
   if (!mine || !mine.overall.decisions) return null;
   const o = mine.overall;
-  return html`<section class="panel" data-analysis-stats><h3>${w("analyse")}</h3>
-    <p>${w("summary", { a: `${Math.round(o.agreement * 100)}%`, l: o.loss_per_decision.toFixed(2) })}
-      (${mine.analyses.length})</p></section>`;
+  return html`<section class="panel" data-analysis-stats><h3>${w("heading")}</h3>
+    <p>${w("summary", { a: `${Math.round(o.agreement * 100)}%`, l: lost(o.loss_per_decision) })}
+      · ${w("over_n", { n: mine.analyses.length })}</p></section>`;
 }

@@ -472,6 +472,8 @@ function Reveal({ r, me, nm }) {
 function Settlement({ r, me, nm, onNext, final, total, replay }) {
   // In a replay (``replay``: its number of rounds in ``total``) the live game's 准备 is no business of the sheet.
   const g = replay ? null : S.game;
+  // A round settled for 悟性 moved it: the top bar says so now, not once the match is over.
+  useEffect(() => { if (!replay && me !== null) refreshAccount(); }, [r.round, replay]);
   const wait = g && g.ready && g.ready.round === r.round + 1 ? g.ready : null;
   const pressed = !!wait && (g.spectate || g.pressed === wait.round || (me !== null && wait.ready[me]));
   const label = replay ? t("back_to_replay") : final ? t("match_over") : wait ? (pressed ? t("waiting_ready") : t("ready")) : t("next_round");
@@ -656,6 +658,7 @@ function RoomScreen({ code, spectate, invite }) {
 
 function Replay({ id, invite }) {
   const [seat, setSeat] = useState(null); // a seat, null (a spectator) or "open" (every hand shown)
+  const [picked, setPicked] = useState(false); // whether the viewer chose a 视角 yet
   const [rnd, setRnd] = useState(0);
   const [data, setData] = useState(null);
   const [step, setStep] = useState(0);
@@ -664,7 +667,12 @@ function Replay({ id, invite }) {
   useEffect(() => {
     const query = seat === null ? "" : seat === "open" ? "?open=1" : `?seat=${seat}`;
     api("GET", `/matches/${id}/replay/${rnd}${query}${keyQuery(invite, query ? "&" : "?")}`)
-      .then((d) => { setErr(null); setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); })
+      .then((d) => {
+        setErr(null); setData(d); setStep((s) => Math.min(s, d.steps.length - 1));
+        // a player's own replay opens at their seat (its 分析 at hand), not as a spectator
+        const mine = (d.accounts || []).indexOf(session.account ? session.account.id : -1);
+        if (!picked && seat === null && mine >= 0) { setPicked(true); setSeat(mine); }
+      })
       .catch((e) => setErr(e));
   }, [id, rnd, seat, invite]);
   useEffect(() => {
@@ -703,7 +711,7 @@ function Replay({ id, invite }) {
     <label>${t("round_sel")} <select aria-label=${t("round_sel")} onChange=${(e) => { setRnd(Number(e.target.value)); setStep(0); }}>
       ${Array.from({ length: data.rounds }, (_, i) => html`<option value=${i} selected=${i === rnd}>${i + 1}</option>`)}</select></label>
     <label>${t("view_as")} <select aria-label=${t("view_as")} data-view-as
-        onChange=${(e) => { const x = e.target.value; setSeat(x === "" ? null : x === "open" ? "open" : Number(x)); }}>
+        onChange=${(e) => { const x = e.target.value; setPicked(true); setSeat(x === "" ? null : x === "open" ? "open" : Number(x)); }}>
       <option value="" selected=${seat === null}>${t("spectator")}</option>
       ${[0, 1, 2].map((s) => html`<option value=${s} selected=${seat === s}>${seatWord(s, null, nm)}</option>`)}
       <option value="open" selected=${seat === "open"}>${t("open_hands")}</option></select></label>
@@ -755,7 +763,7 @@ function Account() {
     <${AnalysisStats} />
     <section class="panel"><h3>${t("ledger")}</h3>
       <table class="ledger"><tbody>${ledger.slice().reverse().slice(0, 50).map((r) => html`<tr>
-        <td>${t(`reason_${r.reason}`)}${r.match_id ? ` · ${t("match_n", { id: r.match_id })}` : ""}${r.round !== null ? ` · ${r.round + 1}` : ""}</td>
+        <td>${t(`reason_${r.reason}`)}${r.match_id ? ` · ${t("match_n", { id: r.match_id })}` : ""}${r.round !== null ? ` · ${t("round_n", { n: r.round + 1 })}` : ""}</td>
         <td class=${r.delta > 0 ? "plus" : r.delta < 0 ? "minus" : ""}>${r.delta > 0 ? "+" : ""}${r.delta}</td><td>${r.balance_after}</td></tr>`)}</tbody></table>
     </section>
     <a class="btn" href="#/">${t("to_lobby")}</a>

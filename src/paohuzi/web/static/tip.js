@@ -51,7 +51,9 @@ export function TipPanel({ tip, onClose }) {
   else {
     const opts = [...tip.options].sort((a, b) => b.value - a.value);
     // "最佳" only where the next option is behind by more than twice its error (the paired
-    // loss's): +1.75 ± 1.22 over +1.38 ± 0.83 is no verdict.
+    // loss's): +1.75 ± 1.22 over +1.38 ± 0.83 is no verdict. Each other option shows that
+    // same paired loss with its error (it showed the gap between the means, 10.31 beside
+    // 难分高下, which read as a contradiction).
     const clear = opts.length < 2 || opts[1].loss > 2 * opts[1].loss_se;
     const left = (tip.legal || opts.length) - opts.length;
     body = html`<ol class="tip-options">${opts.map((o, i) => html`<li key=${o.id} data-tip-option=${o.id}
@@ -60,7 +62,7 @@ export function TipPanel({ tip, onClose }) {
       <span class="tip-value" data-value=${o.value}
           aria-label=${t("tip_value_label", { v: signed(o.value), se: o.se.toFixed(2) })}>${signed(o.value)} ± ${o.se.toFixed(2)}</span>
       ${i === 0 ? html`<span class=${`badge tip-best${clear ? "" : " close"}`}>${t(clear ? "tip_best" : "tip_close_call")}</span>`
-        : html`<span class="tip-loss">${t("tip_loss", { loss: (opts[0].value - o.value).toFixed(2) })}</span>`}
+        : html`<span class="tip-loss" data-loss=${o.loss}>${t("tip_loss", { loss: o.loss.toFixed(2), se: o.loss_se.toFixed(2) })}</span>`}
     </li>`)}</ol>
     ${left > 0 && html`<p class="muted" data-tip-left>${t("tip_left", { n: left })}</p>`}
     <p class="muted tip-note">${t("tip_note", { n: tip.worlds })}</p>`;
