@@ -64,3 +64,17 @@ def test_two_near_players_opt_in_and_the_third_sees_the_warning(
     assert http(web.http, "GET", f"/rooms/{code}", None, logins[2]["token"])["close_by"] == []
     for _, w in pages:
         assert w.errors == [], w.errors
+
+
+def test_no_location_is_offered_against_bots_alone(browser: Any, web: ServerProcess) -> None:
+    """Close by whom? A person seated with two bots is not asked to share a position; with
+    a free seat (a person may still come) it is."""
+    login = guest(web, "丁")
+    code = http(web.http, "POST", "/rooms", {"rounds": 1}, login["token"])["code"]
+    http(web.http, "POST", f"/rooms/{code}/join", {"seat": 0}, login["token"])
+    page, watch = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page.wait_for_selector('[data-location="share"]')
+    http(web.http, "POST", f"/rooms/{code}/bots", {"bot": "random"}, login["token"])
+    page.wait_for_selector(".seat-row[data-seat='2'] >> text=机器人")
+    page.wait_for_selector('[data-location="share"]', state="detached")
+    assert watch.errors == [], watch.errors

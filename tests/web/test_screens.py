@@ -92,6 +92,11 @@ def test_lobby_and_english(browser: Any, web: ServerProcess, shots: Path, size: 
 @pytest.mark.parametrize("size", SIZES)
 def test_room_from_the_lobby_form(browser: Any, web: ServerProcess, shots: Path, size: str) -> None:
     page, watch = open_page(browser, web, guest(web, "房主"), SIZES[size], "")
+    # the bots' level is asked only with 空位加机器人 ticked
+    assert not page.locator("select[name=bot]").is_visible()
+    page.locator("input[name=bots]").check()
+    assert page.locator("select[name=bot]").is_visible()
+    page.locator("input[name=bots]").uncheck()
     page.select_option("select[name=rounds]", "2")
     page.get_by_role("button", name="创建", exact=True).click()
     page.wait_for_selector(".room .seat-row")

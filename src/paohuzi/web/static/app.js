@@ -377,7 +377,7 @@ function Lobby() {
         <label>${t("time_limit")}<select name="time_limit">${[0, 15, 30, 60].map((n) => html`<option value=${n} selected=${n === 0}>${n ? n : t("no_limit")}</option>`)}</select></label>
         <label class="check"><input type="checkbox" name="public" checked />${t("public")}</label>
         <label class="check"><input type="checkbox" name="bots" />${t("fill_bots")}</label>
-        <label>${t("bot_kind")}<select name="bot">${levelOptions("putong")}</select></label>
+        <label class="bot-pick">${t("bot_kind")}<select name="bot">${levelOptions("putong")}</select></label>
         <button class="btn primary" type="submit">${t("create")}</button>
       </form>
     </section>
@@ -413,6 +413,8 @@ const keyQuery = (invite, sep = "?") => (invite ? `${sep}key=${encodeURIComponen
 function WaitingRoom({ room, invite }) {
   const me = session.account;
   const seated = room.seats.some((s) => s && s.account_id === me.id);
+  // someone to be close by: a free seat, or another person's (not against bots alone)
+  const others = room.seats.some((s) => !s || (!s.bot && s.account_id !== me.id));
   const host = room.host_id === me.id;
   const full = room.seats.every(Boolean);
   const link = inviteLink(room);
@@ -423,7 +425,7 @@ function WaitingRoom({ room, invite }) {
     <h2>${t("room", { code: room.code })}</h2>
     <${SameAddress} room=${room} />
     <${CloseBy} room=${room} />
-    ${seated && html`<${ShareLocation} room=${room} call=${call} say=${(text) => toast(text, "info")} />`}
+    ${seated && others && html`<${ShareLocation} room=${room} call=${call} say=${(text) => toast(text, "info")} />`}
     <div class="invite"><span>${t("invite")}</span><input readonly value=${link} aria-label=${t("invite")} />
       <button class="btn" onClick=${() => { navigator.clipboard && navigator.clipboard.writeText(link).catch(() => {}); toast(t("copied"), "info"); }}>${t("copy")}</button></div>
     <ol class="seats">${room.seats.map((s, i) => html`<li class="seat-row" data-seat=${i}>
@@ -642,6 +644,8 @@ function RoomScreen({ code, spectate, invite }) {
   if (!room || room.code !== code) return html`<main class="screen"><p>${t("loading")}</p></main>`;
   const me = session.account;
   const seated = room.seats.some((s) => s && s.account_id === me.id);
+  // someone to be close by: a free seat, or another person's (not against bots alone)
+  const others = room.seats.some((s) => !s || (!s.bot && s.account_id !== me.id));
   if ((seated && !spectate) || (spectate && room.status !== "open")) startGame(code, spectate, invite);
   const g = S.game;
   if (g && g.snapshot) return html`<${TableScreen} spectate=${spectate} />`;
