@@ -41,6 +41,8 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
     page.locator("[data-analyse]").click()
     page.wait_for_selector("[data-analysis]", timeout=180_000)
     assert "一致率" in page.locator("[data-analysis]").inner_text()
+    legend = page.locator("[data-legend]").inner_text()  # what the graph and its marks mean
+    assert "期望得分" in legend and all(v in legend for v in ("欠佳", "失误", "大错")), legend
     got = http(web.http, "GET", f"/matches/{match_id}/analysis?seat=1", token=login["token"])
     decisions = got["result"]["rounds"][0]["decisions"]
     marked = [d for d in decisions if d["verdict"] != "good"]

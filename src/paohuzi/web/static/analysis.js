@@ -40,13 +40,16 @@ function Graph({ decisions, pick, picked }) {
   const x = (i) => pad + (decisions.length < 2 ? 0 : (i * (W - 2 * pad)) / (decisions.length - 1));
   const y = (v) => H - pad - ((v - lo) * (H - 2 * pad)) / (hi - lo || 1);
   const path = ys.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-  return html`<svg class="analysis-graph" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label=${w("graph")}>
+  const label = (v, at) => html`<text x=${W - pad} y=${at} text-anchor="end" font-size="9" fill="#bbb">${v > 0 ? "+" : ""}${num(v)}</text>`;
+  return html`<figure class="analysis-figure"><svg class="analysis-graph" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label=${w("graph")}>
     <line x1=${pad} x2=${W - pad} y1=${y(0)} y2=${y(0)} stroke="#999" stroke-dasharray="3 3" />
+    ${label(hi, pad + 3)} ${lo < 0 && label(lo, H - 1)} ${hi > 0 && lo < 0 && html`<text x=${W - pad} y=${y(0) - 2} text-anchor="end" font-size="9" fill="#bbb">0</text>`}
     <path d=${path} fill="none" stroke="#2a6" stroke-width="2" />
     ${decisions.map((d, i) => d.verdict !== "good" && html`<circle data-mistake=${d.index} cx=${x(i)} cy=${y(ys[i])}
       r=${picked === d ? 8 : 6} fill=${d.verdict === "blunder" ? "#c22" : d.verdict === "mistake" ? "#e70" : "#db2"}
       stroke="rgba(0,0,0,0)" stroke-width="16" style="cursor:pointer" onClick=${() => pick(d)}><title>${verdictWord(d.verdict)} −${num(d.loss)}</title></circle>`)}
-  </svg>`;
+  </svg><figcaption class="muted small" data-legend>${w("graph")} ·
+    ${[["inaccuracy", "#db2"], ["mistake", "#e70"], ["blunder", "#c22"]].map(([v, c]) => html`<span style=${`color:${c}`}>●</span> ${verdictWord(v)} `)}</figcaption></figure>`;
 }
 
 /** One decision's options side by side with their values (the chosen one marked). */
