@@ -313,6 +313,17 @@ def test_account(
     me = http(web.http, "GET", "/accounts/me", token=finished["login"]["token"])
     assert page.locator("[data-balance]").inner_text() == str(me["balance"])
     assert page.locator(f"a[href='#/replay/{finished['match_id']}']").count() == 1
+    # The record, from the same matches and ledger the server answers.
+    tok = finished["login"]["token"]
+    matches = http(web.http, "GET", "/accounts/me/matches", token=tok)
+    rounds = [r for r in http(web.http, "GET", "/accounts/me/ledger", token=tok)
+              if r["reason"] == "round"]  # fmt: skip
+    done = [m for m in matches if m["status"] == "finished" and m["scoring"] == "ledger"]
+    hu = sum(r["delta"] > 0 for r in rounds)
+    record = page.locator("[data-record]").inner_text()
+    assert done and rounds, (matches, rounds)
+    assert f"{len(done)} 场（赢 {sum(m['net'] > 0 for m in done)} 场）" in record, record
+    assert f"{len(rounds)} 局 · 胡 {hu} 次" in record, record
     check(page, watch, shots, f"account-{size}")
 
 

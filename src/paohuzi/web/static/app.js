@@ -764,6 +764,7 @@ function Account() {
             : html`<a class="btn small" href=${`#/room/${m.room}`}>${t("join")}</a>`}
         </li>`)}</ul>`}
     </section>
+    <${Record} matches=${matches} ledger=${ledger} />
     <${AnalysisStats} />
     <section class="panel"><h3>${t("ledger")}</h3>
       <table class="ledger"><tbody>${ledger.slice().reverse().slice(0, 50).map((r) => html`<tr>
@@ -772,6 +773,22 @@ function Account() {
     </section>
     <a class="btn" href="#/">${t("to_lobby")}</a>
   </main>`;
+}
+
+/** The account's record over its matches for 悟性 (the ledger's rounds; a room-local
+ * match's scores are not the account's): matches finished and won, rounds, 胡 (a round
+ * that gained: only its winner gains), and the average a round. */
+function Record({ matches, ledger }) {
+  const done = matches.filter((m) => m.status === "finished" && m.scoring === "ledger");
+  const rounds = ledger.filter((r) => r.reason === "round");
+  if (!done.length && !rounds.length) return null;
+  const hu = rounds.filter((r) => r.delta > 0).length;
+  const sum = rounds.reduce((n, r) => n + r.delta, 0);
+  const avg = rounds.length ? sum / rounds.length : 0;
+  return html`<section class="panel" data-record><h3>${t("my_stats")}</h3>
+    <p>${t("stats_line", { m: done.length, w: done.filter((m) => m.net > 0).length, r: rounds.length, h: hu,
+      rate: `${rounds.length ? Math.round((100 * hu) / rounds.length) : 0}%`, avg: `${avg > 0 ? "+" : ""}${avg.toFixed(2)}` })}</p>
+  </section>`;
 }
 
 function App() {

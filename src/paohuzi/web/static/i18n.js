@@ -291,6 +291,9 @@ const WORDS = {
   // account
   my_account: ["我的账户", "My account"],
   history: ["对局记录", "Match history"],
+  my_stats: ["战绩（悟性场）", "Record (matches for 悟性)"],
+  stats_line: ["{m} 场（赢 {w} 场）· {r} 局 · 胡 {h} 次（{rate}）· 每局平均 {avg} 悟性",
+    "{m} matches ({w} won) · {r} rounds · {h} won (胡, {rate}) · {avg} 悟性 a round on average"],
   ledger: ["悟性明细", "Wuxing ledger"],
   no_matches: ["还没有对局", "No matches yet"],
   match_n: ["第 {id} 场", "Match {id}"],
