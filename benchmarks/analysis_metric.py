@@ -68,6 +68,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=31100)
     ap.add_argument("--budget", type=int, default=12)
     ap.add_argument("--bots", default=",".join(LADDER))
+    ap.add_argument(
+        "--flat",
+        action="store_true",
+        help="every decision on --budget worlds, no refinement (the mean loss, not verdicts)",
+    )
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     names = args.bots.split(",")
@@ -75,7 +80,11 @@ def main() -> None:
         args.deals, args.budget, names = 1, 3, ["random", "heuristic"]
     t0 = time.perf_counter()
     out: dict[str, object] = {"deals": args.deals, "seed": args.seed, "budget": args.budget}
-    out["bots"] = {n: measure(n, args.deals, args.seed, Budget(args.budget, 6)) for n in names}
+    budget = Budget(args.budget, 6)
+    if args.flat:
+        budget = Budget(args.budget, 6, refine=1, confirm=1, shared=1, mild=1)
+    out["flat"] = args.flat
+    out["bots"] = {n: measure(n, args.deals, args.seed, budget) for n in names}
     out["seconds"] = round(time.perf_counter() - t0, 1)
     print(json.dumps(out, ensure_ascii=False))
 
