@@ -50,3 +50,13 @@ def test_played_once_a_deal_counts_when_both_tables_are_in() -> None:
     assert ranking[0] == {"account_id": 1, "score": 4.0}
     half, _ = rank(2, {0: [a]}, rotations=1)
     assert not half[0]["complete"] and half[0]["scores"] == {}
+
+
+def test_the_default_plays_once_where_every_mixed_table_seats_a_member() -> None:
+    """Members in one place of their groups (slot mod 3) stay spread over the tables at
+    every deal; members in different places may leave a mixed table to bots alone, and the
+    default is then three rotations at fixed tables."""
+    from paohuzi.server.services.tournaments import _mixes
+
+    assert _mixes([1, "random", "random", 2, "random", "random"], 2, 8)
+    assert not _mixes([1, "random", "random", "random", 2, "random"], 2, 8)

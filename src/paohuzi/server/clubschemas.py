@@ -52,7 +52,8 @@ class TournamentBody(_Body):
     """A duplicate tournament: ``deals`` deals for ``players``, 3·k of them in table order,
     each a member's account id or a bot kind (a bot fills that seat); ``rotations``: each
     player plays each deal 1 time (at mixed tables; two tables or more) or 3 times (in each
-    seat rotation at a fixed table); left out, 1 from two tables on, else 3."""
+    seat rotation at a fixed table); left out, 1 from two tables on (where no table of any
+    deal would seat bots only), else 3."""
 
     deals: Annotated[int, Field(ge=1, le=32)]
     rotations: Literal[1, 3] | None = None

@@ -54,16 +54,16 @@ async def create(
 ) -> Tournament:
     """The owner's new tournament: ``players`` are member account ids or bot kinds, in
     table order (slot i plays at table i // 3); ``rotations`` how many times each plays
-    each deal (None: once from two tables on, else three times); its first stage opens on
-    the first call."""
+    each deal (None: once from two tables on where the mixed tables all seat a member,
+    else three times); its first stage opens on the first call."""
     if len(players) % 3 or not 3 <= len(players) <= 3 * MAX_TABLES:
         raise ApiError(
             "bad_players", f"a tournament seats 3·k players (k = 1 to {MAX_TABLES}), "
             f"got {len(players)}",
         )  # fmt: skip
     tables = len(players) // 3
-    if rotations is None:
-        rotations = 1 if tables >= 2 else 3
+    if rotations is None:  # once where the tables can mix without a table of bots only
+        rotations = 1 if tables >= 2 and _mixes(players, tables, deals) else 3
     if rotations not in ROTATIONS:
         raise ApiError("bad_request", f"rotations is 1 or 3, got {rotations!r}")
     if rotations == 1 and tables < 2:
@@ -108,6 +108,15 @@ async def create(
         db.add(row)
     await db.commit()
     return t
+
+
+def _mixes(players: list[int | str], tables: int, deals: int) -> bool:
+    """Whether every deal played once at mixed tables seats a member at every table."""
+    try:
+        _no_table_of_bots(players, tables, 1, deals)
+    except ApiError:
+        return False
+    return True
 
 
 def _no_table_of_bots(players: list[int | str], tables: int, rotations: int, deals: int) -> None:
