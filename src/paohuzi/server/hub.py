@@ -43,6 +43,7 @@ class Hub:
         self.signed_in = SignedInSockets()  # logout ends them (logouts.py)
         # the live matches with a bot seated, by the network address that started them
         self.bot_matches_from: dict[str, set[int]] = {}
+        self.started_by: dict[int, str] = {}  # (and each one's address)
 
     def add(self, code: str, table: Table) -> None:
         """Make ``table`` the room's live table and start its driver."""
@@ -64,10 +65,12 @@ class Hub:
         code = self.codes.pop(table.match_id, None)
         if code is not None and self.tables.get(code) is table:
             del self.tables[code]
-        for address, ids in list(self.bot_matches_from.items()):
+        address = self.started_by.pop(table.match_id, None)
+        ids = self.bot_matches_from.get(address or "")
+        if ids is not None:
             ids.discard(table.match_id)
             if not ids:
-                del self.bot_matches_from[address]
+                del self.bot_matches_from[address or ""]
         if self.cluster is not None:
             self.cluster.ended(table)
 

@@ -112,6 +112,7 @@ def started_from(hub: Hub, address: str, seats: list[RoomSeat], match_id: int) -
     """Count a started match with a bot seated against the address that started it."""
     if any(s.bot is not None for s in seats):
         hub.bot_matches_from.setdefault(address, set()).add(match_id)
+        hub.started_by[match_id] = address
 
 
 def person_matches_cap(session: Session, seats: list[RoomSeat]) -> None:
