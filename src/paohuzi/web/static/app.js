@@ -644,8 +644,6 @@ function RoomScreen({ code, spectate, invite }) {
   if (!room || room.code !== code) return html`<main class="screen"><p>${t("loading")}</p></main>`;
   const me = session.account;
   const seated = room.seats.some((s) => s && s.account_id === me.id);
-  // someone to be close by: a free seat, or another person's (not against bots alone)
-  const others = room.seats.some((s) => !s || (!s.bot && s.account_id !== me.id));
   if ((seated && !spectate) || (spectate && room.status !== "open")) startGame(code, spectate, invite);
   const g = S.game;
   if (g && g.snapshot) return html`<${TableScreen} spectate=${spectate} />`;
