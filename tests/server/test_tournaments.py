@@ -55,20 +55,29 @@ def _results(srv: Server, cid: int, tid: int, token: str) -> dict[str, Any]:
     return out
 
 
-async def test_six_players_six_deals_two_tables(server: Server) -> None:
-    cid, owner, tokens, ids = _club(server, 6)
-    kinds = ["heuristic", "random", "random", "heuristic", "random", "random"]
-    r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", headers=auth(owner),
-                   json={"deals": 6, "players": ids, "rotations": 3})  # fmt: skip
+async def _tournament(
+    srv: Server, kinds: list[str], body: dict[str, Any], timeout: float
+) -> tuple[list[int], str, dict[str, Any], dict[str, Any]]:
+    """A club of ``len(kinds)`` members who enter a tournament (``body`` and the players)
+    and play it through with bots of ``kinds``: their ids, the owner's token, the
+    create's answer and the results."""
+    cid, owner, tokens, ids = _club(srv, len(kinds))
+    r = httpx.post(f"{srv.http}/clubs/{cid}/tournaments", headers=auth(owner),
+                   json={**body, "players": ids})  # fmt: skip
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
-    assert r.json()["stages"] == 18 and r.json()["rotations"] == 3
     await asyncio.wait_for(
-        asyncio.gather(*[_play(server, cid, tid, t, k, i)
+        asyncio.gather(*[_play(srv, cid, tid, t, k, i)
                          for i, (t, k) in enumerate(zip(tokens, kinds, strict=True))]),
-        900,
+        timeout,
     )  # fmt: skip
-    res = _results(server, cid, tid, owner)
+    return ids, owner, r.json(), _results(srv, cid, tid, owner)
+
+
+async def test_six_players_six_deals_two_tables(server: Server) -> None:
+    kinds = ["heuristic", "random", "random", "heuristic", "random", "random"]
+    ids, owner, made, res = await _tournament(server, kinds, {"deals": 6, "rotations": 3}, 900)
+    assert made["stages"] == 18 and made["rotations"] == 3
     assert res["status"] == "finished" and len(res["deals"]) == 6
     for d in res["deals"]:
         assert d["complete"]
@@ -102,19 +111,9 @@ async def test_each_player_plays_each_deal_once_at_mixed_tables(server: Server) 
     each of the 6 players plays each of 3 deals once: 2 tables a deal, one seed, the seats
     as ``slot_of`` puts them (a player's seat changes from deal to deal and the tables
     mix), and each seat's result is compared with the other table's."""
-    cid, owner, tokens, ids = _club(server, 6)
     kinds = ["heuristic", "random", "random", "heuristic", "random", "random"]
-    r = httpx.post(f"{server.http}/clubs/{cid}/tournaments", headers=auth(owner),
-                   json={"deals": 3, "players": ids})  # fmt: skip
-    assert r.status_code == 201, r.text
-    tid = r.json()["id"]
-    assert r.json()["stages"] == 3 and r.json()["rotations"] == 1
-    await asyncio.wait_for(
-        asyncio.gather(*[_play(server, cid, tid, t, k, i)
-                         for i, (t, k) in enumerate(zip(tokens, kinds, strict=True))]),
-        600,
-    )  # fmt: skip
-    res = _results(server, cid, tid, owner)
+    ids, owner, made, res = await _tournament(server, kinds, {"deals": 3}, 600)
+    assert made["stages"] == 3 and made["rotations"] == 1
     assert res["status"] == "finished" and res["rotations"] == 1 and len(res["deals"]) == 3
     tables_met = set()
     seats_held: dict[int, set[int]] = {i: set() for i in ids}

@@ -41,9 +41,8 @@ class Hub:
         self.metrics = Metrics(lambda: len(self.tables), lambda: self.sockets)
         self.cluster: Cluster | None = None  # several workers (--redis): cluster.py
         self.signed_in = SignedInSockets()  # logout ends them (logouts.py)
-        # the live matches with a bot seated, by the network address that started them
-        self.bot_matches_from: dict[str, set[int]] = {}
-        self.started_by: dict[int, str] = {}  # (and each one's address)
+        # the live matches with a bot seated: the network address that started each
+        self.bot_match_address: dict[int, str] = {}
 
     def add(self, code: str, table: Table) -> None:
         """Make ``table`` the room's live table and start its driver."""
@@ -65,12 +64,7 @@ class Hub:
         code = self.codes.pop(table.match_id, None)
         if code is not None and self.tables.get(code) is table:
             del self.tables[code]
-        address = self.started_by.pop(table.match_id, None)
-        ids = self.bot_matches_from.get(address or "")
-        if ids is not None:
-            ids.discard(table.match_id)
-            if not ids:
-                del self.bot_matches_from[address or ""]
+        self.bot_match_address.pop(table.match_id, None)
         if self.cluster is not None:
             self.cluster.ended(table)
 

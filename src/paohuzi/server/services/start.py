@@ -7,7 +7,9 @@ it on the writer thread through ``commit.transaction`` and an async caller throu
 
 from __future__ import annotations
 
-from sqlalchemy import func, select, text
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -98,7 +100,7 @@ def address_bot_matches_cap(hub: Hub, cap: int, address: str, seats: list[RoomSe
     person's matches bounded nothing: ten guests of one address started 30 matches
     against the guided bot, never connected, and the server played them all (81 % of a
     core)."""
-    started = len(hub.bot_matches_from.get(address, ()))
+    started = sum(a == address for a in hub.bot_match_address.values())
     if started >= cap and any(s.bot is not None for s in seats):
         raise ApiError(
             "too_many_rooms",
@@ -111,8 +113,7 @@ def address_bot_matches_cap(hub: Hub, cap: int, address: str, seats: list[RoomSe
 def started_from(hub: Hub, address: str, seats: list[RoomSeat], match_id: int) -> None:
     """Count a started match with a bot seated against the address that started it."""
     if any(s.bot is not None for s in seats):
-        hub.bot_matches_from.setdefault(address, set()).add(match_id)
-        hub.started_by[match_id] = address
+        hub.bot_match_address[match_id] = address
 
 
 def person_matches_cap(session: Session, seats: list[RoomSeat]) -> None:
@@ -122,17 +123,12 @@ def person_matches_cap(session: Session, seats: list[RoomSeat]) -> None:
     托管 (or just closes the page): one guest started room-local matches against bots
     without end, each played to its last round by the server, while only matches for
     悟性 (one at a time) and matches of bots only were capped."""
-    people = sorted({s.account_id for s in seats if s.bot is None})
+    people = _people(seats)
     if not people:
         return
     seated = func.count(func.distinct(MatchRow.id))
     busy = session.execute(
-        select(RoomSeat.account_id, Account.nickname, seated)
-        .join(MatchRow, MatchRow.room_id == RoomSeat.room_id)
-        .join(Account, Account.id == RoomSeat.account_id)
-        .where(
-            MatchRow.status == "playing", RoomSeat.bot.is_(None), RoomSeat.account_id.in_(people)
-        )
+        _playing(people, seated)
         .group_by(RoomSeat.account_id, Account.nickname)
         .having(seated >= PERSON_MATCHES)
         .limit(1)
@@ -144,6 +140,24 @@ def person_matches_cap(session: Session, seats: list[RoomSeat]) -> None:
             "already; a person plays in at most that many matches at once",
             409,
         )
+
+
+def _people(seats: list[RoomSeat]) -> list[int]:
+    """The accounts of the seats' people (not bots), in id order."""
+    return sorted({s.account_id for s in seats if s.bot is None})
+
+
+def _playing(people: list[int], *more: ColumnElement[Any]) -> Select[Any]:
+    """Each seat of ``people`` in a match being played: the account, its nickname and
+    ``more`` columns (the caps' common query; each adds its own filter or grouping)."""
+    return (
+        select(RoomSeat.account_id, Account.nickname, *more)
+        .join(MatchRow, MatchRow.room_id == RoomSeat.room_id)
+        .join(Account, Account.id == RoomSeat.account_id)
+        .where(
+            MatchRow.status == "playing", RoomSeat.bot.is_(None), RoomSeat.account_id.in_(people)
+        )
+    )
 
 
 # The PostgreSQL advisory lock class of "a match is starting with this account" (with the
@@ -158,7 +172,7 @@ def one_ledger_match(session: Session, seats: list[RoomSeat]) -> None:
     person the second sees the first's match (SQLite's one writer does the same). An
     advisory lock, not ``FOR UPDATE`` on the accounts: a round's settlement updates
     those rows in no set order, and a start holding one of them could deadlock with it."""
-    people = sorted({s.account_id for s in seats if s.bot is None})
+    people = _people(seats)
     if not people:
         return
     if session.get_bind().dialect.name == "postgresql":
@@ -167,18 +181,7 @@ def one_ledger_match(session: Session, seats: list[RoomSeat]) -> None:
                 text("SELECT pg_advisory_xact_lock(:cls, :id)"),
                 {"cls": START_LOCK, "id": account_id},
             )
-    busy = session.execute(
-        select(RoomSeat.account_id, Account.nickname)
-        .join(MatchRow, MatchRow.room_id == RoomSeat.room_id)
-        .join(Account, Account.id == RoomSeat.account_id)
-        .where(
-            MatchRow.status == "playing",
-            MatchRow.scoring == "ledger",
-            RoomSeat.bot.is_(None),
-            RoomSeat.account_id.in_(people),
-        )
-        .limit(1)
-    ).first()
+    busy = session.execute(_playing(people).where(MatchRow.scoring == "ledger").limit(1)).first()
     if busy is not None:
         raise ApiError(
             "in_match",
