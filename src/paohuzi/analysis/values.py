@@ -37,7 +37,13 @@ from .errorbar import heavy_se, mean_se
 TAIL = 1.0  # a loss's error bar allows for an unseen outcome this share of the largest seen
 Z_KEEP = 2.0  # an option within this many errors of the best stays a contender
 
-__all__ = ["DecisionValues", "OptionValue", "cross_fit_losses", "value_options"]
+__all__ = [
+    "DecisionValues",
+    "OptionValue",
+    "choice_losses",
+    "cross_fit_losses",
+    "value_options",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +165,57 @@ def value_options(
         loss = heavy_se(diffs, tail * _scale(sub))
         values = _refine(values, cands[focus].id, loss, len(diffs))
     return values
+
+
+def choice_losses(
+    v: SeatView,
+    rules: RuleSet,
+    rng: random.Random,
+    choices: Sequence[int],
+    samples: int = 16,
+    max_options: int = 6,
+    sharpen: Sequence[int] = (),
+    more: int = 0,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> tuple[dict[int, float], int]:
+    """The loss of each action id in ``choices`` (several players' choices at one
+    decision), measured on the same worlds, and the number of worlds.
+
+    Every candidate (the options :func:`value_options` would value, and every
+    choice) is played on ``samples`` shared worlds, and each loss is cross-fitted
+    against the best there, as the review's. When the actions in ``sharpen`` are
+    not all one, ``more`` further worlds play just them and the best of the shared
+    worlds (picked on worlds they do not score, so no winner's curse), and their
+    losses are measured on all the worlds: two choices that differ are then
+    compared on many more worlds than the decisions where all agree need.
+    The difference between two choices' losses is their paired difference in value
+    (the reference cancels), exactly 0 where they are the same action.
+    """
+    me = v.seat
+    if me is None:
+        raise ValueError("a spectator view has no decision to value")
+    cands = _candidates(v, rules, max_options, list(dict.fromkeys(choices)))
+    outcomes: list[list[float]] = [[] for _ in cands]
+    fed = [0] * len(cands)
+    for _ in range(samples):
+        _play_world(v, rules, rng, me, cands, weights, outcomes, fed)
+    n = len(outcomes[0])
+    if n == 0:
+        return {}, 0
+    index = {a.id: j for j, a in enumerate(cands)}
+    diffs = {a: cross_fit_diffs(outcomes, index[a]) for a in dict.fromkeys(choices)}
+    focus = list(dict.fromkeys(sharpen))
+    if more > 0 and len(focus) > 1:
+        best = _best([sum(o) for o in outcomes])
+        keep = list(dict.fromkeys([cands[best].id, *focus]))
+        acts = [cands[index[a]] for a in keep]
+        sub: list[list[float]] = [[] for _ in keep]
+        for _ in range(more):
+            _play_world(v, rules, rng, me, acts, weights, sub, [0] * len(keep))
+        for k, a in enumerate(keep[1:], 1):
+            if a in diffs:
+                diffs[a] = diffs[a] + [r - x for r, x in zip(sub[0], sub[k], strict=True)]
+    return {a: sum(d) / len(d) for a, d in diffs.items()}, n
 
 
 def _contenders(
