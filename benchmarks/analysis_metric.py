@@ -4,7 +4,9 @@ Each bot plays seat 0 of the same arena deals (seats 1 and 2: the heuristic), an
 every decision of seat 0 is analysed; the mean points lost per decision is printed
 per bot with a 95 % interval (rounds are the units: per-round means of the losses,
 so decisions of one round are not counted as independent). Prints one JSON object;
-``--quick`` runs a short version (used by the smoke test).
+``--paired BOT`` judges every bot at the same decisions instead (those of BOT's games):
+see :func:`measure_paired`. ``--quick`` runs a short version of both (used by the
+smoke test).
 """
 
 from __future__ import annotations
@@ -236,6 +238,8 @@ def main() -> None:
         return
     out["flat"] = args.flat
     out["bots"] = {n: measure(n, args.deals, args.seed, budget) for n in names}
+    if args.quick:  # and the paired design, in little
+        out["paired"] = measure_paired(names, "heuristic", 1, args.seed, 3, 4, names)
     out["seconds"] = round(time.perf_counter() - t0, 1)
     print(json.dumps(out, ensure_ascii=False))
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from paohuzi.analysis import Budget, Verdict, judge, review_dict, review_match, value_options
 from paohuzi.analysis.games import bot_match
-from paohuzi.analysis.values import cross_fit_losses
+from paohuzi.analysis.values import choice_losses, cross_fit_losses
 from paohuzi.analysis.verdict import BLUNDER, INACCURACY, MISTAKE, unsettled
 from paohuzi.bots.search import sample_assignment
 from paohuzi.cli.app import app
@@ -89,6 +89,32 @@ def test_options_are_paired_and_sorted() -> None:
     best = vals.options[0]
     for o in vals.options[1:]:  # paired: every option measured against the same reference
         assert o.loss - best.loss == pytest.approx(best.mean - o.mean)
+
+
+def test_choice_losses_are_paired_and_sharpened_where_choices_differ() -> None:
+    """Several players' choices at one decision, valued on the same worlds: one loss per
+    distinct action, from the seat's view only; more worlds only where ``sharpen``'s
+    choices differ, and the others' losses untouched by them."""
+    st = new_game(HONG_GUAI_WAN, seed=11, dealer=1)
+    v = view(st, 1)
+    a, b, c = (x.id for x in v.legal[:3])
+    flat, n = choice_losses(v, HONG_GUAI_WAN, random.Random(4), [a, b, a, c], 6)
+    assert n == 6 and set(flat) == {a, b, c}
+    vals = value_options(v, HONG_GUAI_WAN, random.Random(4), 6, 6, include=(a, b, c))
+    for aid in (a, b, c):  # the shared worlds give the review's own cross-fitted losses
+        o = vals.option(aid)
+        assert o is not None and flat[aid] == pytest.approx(o.loss)
+    sharp, n2 = choice_losses(
+        v, HONG_GUAI_WAN, random.Random(4), [a, b, c], 6, sharpen=[a, b], more=10
+    )
+    assert n2 == 6 and sharp[c] == flat[c]  # not sharpened: the same six worlds
+    assert (sharp[a], sharp[b]) != (flat[a], flat[b])
+    same, _ = choice_losses(
+        v, HONG_GUAI_WAN, random.Random(4), [a, b, c], 6, sharpen=[a, a], more=10
+    )
+    assert same == flat  # the sharpened choices agree: no more worlds
+    other = determinize(v, sample_assignment(v, random.Random(3)), HONG_GUAI_WAN)
+    assert choice_losses(view(other, 1), HONG_GUAI_WAN, random.Random(4), [a, b, c], 6) == (flat, 6)
 
 
 @pytest.mark.slow

@@ -21,7 +21,14 @@ _COLD_WARM = ("cold", "warm")
 
 # Figures each script must print, as key paths: counts and rates, numbers > 0.
 POSITIVE: dict[str, list[str]] = {
-    "analysis_metric.py": ["deals", "budget", "seconds", "bots.random.decisions"],
+    "analysis_metric.py": [
+        "deals",
+        "budget",
+        "seconds",
+        "bots.random.decisions",
+        "paired.decisions",
+        "paired.rounds",
+    ],
     "analysis.py": ["rounds", "budget", "decisions", "seconds", "decisions_per_second"],
     "bots.py": ["views"]
     + [f"{bot}.{k}" for bot in ("heuristic", "random", "search") for k in _BOT],

@@ -137,6 +137,8 @@ def test_hint_in_a_practice_game(client: TestClient) -> None:
     )
     assert client.post(f"/rooms/{code}/hint", headers=host).json()["code"] == "no_table"
     client.post(f"/rooms/{code}/start", headers=host)
+    # a practice game started: the hint worker is on its way before the first 提示
+    assert "hint" in client.app.state.analysis.executors  # type: ignore[attr-defined]
     deadline = time.monotonic() + 30
     while True:  # the bots play until seat 0 has a choice to make
         r = client.post(f"/rooms/{code}/hint", headers=host)

@@ -16,7 +16,7 @@ from .render import option_dict, review_dict
 from .review import Budget, review_match
 from .values import value_options
 
-__all__ = ["analyse_record", "hint_options"]
+__all__ = ["analyse_record", "hint_options", "ready"]
 
 
 def analyse_record(
@@ -38,3 +38,7 @@ def hint_options(v: SeatView, rules: RuleSet, samples: int = 16, seed: int = 0) 
     # ``legal``: how many options the decision has (at most six, the heuristic's best, are
     # valued: the page says how many were left out)
     return {"worlds": values.worlds, "legal": len(v.legal), "options": options}
+
+
+def ready() -> None:
+    """Nothing: a job that starts a worker, which imports this module and the analysis."""

@@ -16,7 +16,13 @@ from ..clubdb import ClubRoom
 from ..db import AnalysisRow
 from ..deps import Db, Me, Srv
 from ..errors import ApiError
-from ..services.analysis import AnalysisPool, analysis_json, analysis_summary, may_analyse
+from ..services.analysis import (
+    AnalysisPool,
+    analysis_json,
+    analysis_summary,
+    app_pool,
+    may_analyse,
+)
 from ..validation import MatchId
 
 RoomCode = Annotated[str, Path(pattern=r"^[0-9]{6}$", description="a room's six-digit code")]
@@ -30,11 +36,7 @@ Seat = Annotated[int, Query(ge=0, le=2, description="the seat to analyse (0-2)")
 
 def pool(request: Request) -> AnalysisPool:
     """The application's analysis pool, made on first use."""
-    state = request.app.state
-    if getattr(state, "analysis", None) is None:
-        state.analysis = AnalysisPool()
-    p: AnalysisPool = state.analysis
-    return p
+    return app_pool(request.app.state)
 
 
 @router.post("/matches/{match_id}/analysis", status_code=202)

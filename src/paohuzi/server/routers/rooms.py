@@ -19,6 +19,7 @@ from ..protocol import error_dict
 from ..rooms import check_quota, find_room, new_code, room_json
 from ..schemas import BOT_KINDS, BotBody, JoinBody, LocationBody, RoomBody
 from ..seating import claim, claim_open, commit_seats, seat_taken
+from ..services.analysis import app_pool
 from ..services.clubrooms import bots_allowed
 from ..services.seats import find_open, seat_bots, take_seat
 from ..services.start import (
@@ -190,4 +191,6 @@ async def start(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[s
         seeds.pop(room.code, None)
         set_committed_value(room, "status", "playing")
         await open_table(srv.hub, room, seats, row, match)
+        if sum(s.bot is None for s in seats) == 1:  # a practice game: its 提示 soon asked
+            app_pool(request.app.state).warm_hints()
         return {"match_id": row.id, "room": await room_json(db, room, me)}

@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ...analysis.jobs import analyse_record, hint_options
+from ...analysis.jobs import analyse_record, hint_options, ready
 from ...core.rules import RuleSet
 from ...core.views import SeatView
 from ..db import Account, AnalysisRow, MatchRow, now
@@ -37,6 +37,7 @@ __all__ = [
     "AnalysisSettings",
     "analysis_json",
     "analysis_summary",
+    "app_pool",
     "may_analyse",
 ]
 
@@ -46,12 +47,15 @@ log = logging.getLogger("paohuzi.server")
 @dataclass(frozen=True)
 class AnalysisSettings:
     """Worker processes, waiting jobs, sampled worlds per decision and the workers' niceness
-    (``PAOHUZI_ANALYSIS_WORKERS`` / ``_QUEUE`` / ``_SAMPLES`` / ``_NICE``)."""
+    (``PAOHUZI_ANALYSIS_WORKERS`` / ``_QUEUE`` / ``_SAMPLES`` / ``_NICE``), and the 提示's
+    own workers (``PAOHUZI_HINT_WORKERS``): a hint is due within a player's clock, so it
+    never waits behind a review of a whole match."""
 
     workers: int = 1
     queue: int = 4
     samples: int = 16
     nice: int = 10  # below the server's priority: live tables first, a review when idle
+    hint_workers: int = 1
 
     @classmethod
     def from_env(cls) -> AnalysisSettings:
@@ -61,6 +65,7 @@ class AnalysisSettings:
             int(env_positive("PAOHUZI_ANALYSIS_QUEUE", cls.queue)),
             int(env_positive("PAOHUZI_ANALYSIS_SAMPLES", cls.samples)),
             _env_nice("PAOHUZI_ANALYSIS_NICE", cls.nice),
+            int(env_positive("PAOHUZI_HINT_WORKERS", cls.hint_workers)),
         )
 
 
@@ -112,32 +117,53 @@ async def may_analyse(db: AsyncSession, match_id: int, me: Account) -> MatchRow:
     return match
 
 
+def app_pool(state: Any) -> AnalysisPool:
+    """The application's analysis pool (``app.state.analysis``), made on first use."""
+    if getattr(state, "analysis", None) is None:
+        state.analysis = AnalysisPool()
+    p: AnalysisPool = state.analysis
+    return p
+
+
 class AnalysisPool:
-    """The bounded worker pool and the jobs under way (in this process)."""
+    """The bounded worker pools, one for reviews and one for 提示, and the jobs under way
+    (in this process)."""
 
     def __init__(self, settings: AnalysisSettings | None = None) -> None:
         self.settings = settings or AnalysisSettings.from_env()
-        self.executor: ProcessPoolExecutor | None = None
+        self.executors: dict[str, ProcessPoolExecutor] = {}
         self.running: dict[tuple[int, int], asyncio.Task[None]] = {}
         self.reserved: set[tuple[int, int]] = set()  # places taken, their rows committing
         self.hints = 0  # 提示 under way
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self.executor is None:
+    def _pool(self, kind: str = "review") -> ProcessPoolExecutor:
+        """The ``"review"`` or ``"hint"`` workers, started on first use."""
+        if kind not in self.executors:
             ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
-            self.executor = ProcessPoolExecutor(
-                self.settings.workers,
-                mp_context=ctx,
-                initializer=_lower_priority,
-                initargs=(self.settings.nice,),
+            size = self.settings.hint_workers if kind == "hint" else self.settings.workers
+            self.executors[kind] = ProcessPoolExecutor(
+                size, mp_context=ctx, initializer=_lower_priority, initargs=(self.settings.nice,)
             )
-        return self.executor
+        return self.executors[kind]
+
+    def warm_hints(self) -> None:
+        """Start the 提示 worker ahead of the first hint (a practice game began): a new
+        worker takes a second or two to start and import the analysis, which the player's
+        first 提示 would otherwise wait for."""
+        if "hint" not in self.executors:
+            self._pool("hint").submit(ready)
 
     def check_room(self) -> None:
         """Refuse (503 ``busy``) when every worker and every waiting place is taken."""
-        taken = len(self.running) + len(self.reserved) + self.hints
+        taken = len(self.running) + len(self.reserved)
         if taken >= self.settings.workers + self.settings.queue:
             raise ApiError("busy", "the analysis workers are busy; try again in a minute", 503)
+
+    def check_hint_room(self) -> None:
+        """Refuse a 提示 (503 ``busy``) when the hint workers and their waiting places are
+        all taken."""
+        if self.hints >= self.settings.hint_workers + self.settings.queue:
+            raise ApiError("busy", "the hint workers are busy; try again in a moment", 503)
 
     def under_way(self, key: tuple[int, int]) -> bool:
         """Whether (match, seat) is being analysed, or about to be, in this process."""
@@ -192,13 +218,13 @@ class AnalysisPool:
                 await db.commit()
 
     async def hint(self, v: SeatView, rules: RuleSet, seed: int) -> dict[str, Any]:
-        """提示: the options of ``v`` valued in a worker (503 ``busy`` when the pool is full)."""
-        self.check_room()
+        """提示: the options of ``v`` valued in a hint worker (503 ``busy`` when full)."""
+        self.check_hint_room()
         self.hints += 1
         try:
             loop = asyncio.get_running_loop()
             out: dict[str, Any] = await loop.run_in_executor(
-                self._pool(), hint_options, v, rules, self.settings.samples, seed
+                self._pool("hint"), hint_options, v, rules, self.settings.samples, seed
             )
             return out
         finally:
@@ -208,12 +234,12 @@ class AnalysisPool:
         """Stop the workers (jobs under way are cancelled)."""
         for task in list(self.running.values()):
             task.cancel()
-        if self.executor is not None:
+        for executor in self.executors.values():
             # A worker in the middle of a review would run on for a minute, orphaned, after
             # the server stopped: end them (the executor has no public way before 3.14).
-            workers = list(getattr(self.executor, "_processes", {}).values())
-            self.executor.shutdown(wait=False, cancel_futures=True)
+            workers = list(getattr(executor, "_processes", {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
             for proc in workers:
                 with contextlib.suppress(Exception):
                     proc.terminate()
-            self.executor = None
+        self.executors.clear()
