@@ -151,8 +151,9 @@ def test_bad_inputs(tmp_path: Path, record: Path) -> None:
     assert r.exit_code == 1 and "not a valid record" in r.output
     r = CliRunner().invoke(app, ["analyse", str(tmp_path / "missing.json")])
     assert r.exit_code == 1 and "cannot read" in r.output
-    r = CliRunner().invoke(app, ["analyse", str(record), "--seat", "3"])
-    assert r.exit_code == 2
+    for flag, value in (("--seat", "3"), ("--seat", "-1"), ("--budget", "0"), ("--options", "1")):
+        r = CliRunner().invoke(app, ["analyse", str(record), flag, value])
+        assert r.exit_code == 2 and f"{flag} {value}: choose" in r.output, r.output
     r = CliRunner().invoke(app, ["analyse", str(record), "--lang", "fr"])
     assert r.exit_code == 2 and "'fr'" in r.output
 

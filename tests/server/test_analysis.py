@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from paohuzi.server.app import create_app
+from paohuzi.server.limits import PlaySettings
 from paohuzi.server.ratelimit import RateSettings
 from paohuzi.server.services.analysis import AnalysisPool, AnalysisSettings
 
@@ -21,9 +22,13 @@ def _guest(c: TestClient, name: str) -> Headers:
     return {"Authorization": f"Bearer {tok}"}
 
 
-def _finished_match(c: TestClient, host: Headers, public: bool) -> int:
-    """A one-round match of three random bots, played to its end."""
+def _finished_match(c: TestClient, host: Headers, public: bool, seat: int | None = None) -> int:
+    """A one-round match of random bots, played to its end; with ``seat`` the host holds it
+    (never connected: 托管 plays it at once, the grace being 0)."""
     code = c.post("/rooms", json={"rounds": 1, "public": public}, headers=host).json()["code"]
+    if seat is not None:
+        r = c.post(f"/rooms/{code}/join", json={"seat": seat}, headers=host)
+        assert r.status_code == 200, r.text
     assert c.post(f"/rooms/{code}/bots", json={"bot": "random"}, headers=host).status_code == 200
     match_id: int = c.post(f"/rooms/{code}/start", headers=host).json()["match_id"]
     deadline = time.monotonic() + 60
@@ -43,10 +48,11 @@ def _wait_done(c: TestClient, url: str, h: Headers) -> dict[str, Any]:
         time.sleep(0.2)
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Any:
+def _client(tmp_path: Path, grace: float) -> Any:
     app = create_app(
-        f"sqlite:///{tmp_path / 'an.db'}", rates=RateSettings(analysis_burst=2, analysis_rate=1e-6)
+        f"sqlite:///{tmp_path / 'an.db'}",
+        PlaySettings(grace=grace),
+        rates=RateSettings(analysis_burst=2, analysis_rate=1e-6),
     )
     app.state.analysis = AnalysisPool(AnalysisSettings(workers=1, queue=1, samples=2))
     with TestClient(app) as c:
@@ -54,10 +60,22 @@ def client(tmp_path: Path) -> Any:
     app.state.analysis.close()
 
 
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    yield from _client(tmp_path, 30.0)
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Any:
+    """A client whose absent players are played by 托管 at once (no grace)."""
+    yield from _client(tmp_path, 0.0)
+
+
 @pytest.mark.slow
-def test_analysis_is_run_stored_and_read(client: TestClient) -> None:
+def test_analysis_is_run_stored_and_read(played: TestClient) -> None:
+    client = played
     host = _guest(client, "host")
-    mid = _finished_match(client, host, public=False)
+    mid = _finished_match(client, host, public=False, seat=1)
     url = f"/matches/{mid}/analysis?seat=1"
     assert client.get(url, headers=host).json()["code"] == "no_analysis"
     r = client.post(url, headers=host)
@@ -71,6 +89,12 @@ def test_analysis_is_run_stored_and_read(client: TestClient) -> None:
     assert [(a["match_id"], a["seat"]) for a in mine["analyses"]] == [(mid, 1)]
     assert mine["overall"]["decisions"] == result["summary"]["decisions"]
     assert mine["overall"]["agreement"] == pytest.approx(result["summary"]["agreement"])
+    # a bot's seat analysed by the host is not the host's play: not in "mine"
+    bot_seat = f"/matches/{mid}/analysis?seat=2"
+    assert client.post(bot_seat, headers=host).status_code == 202
+    assert _wait_done(client, bot_seat, host)["status"] == "done"
+    mine = client.get("/analyses/mine", headers=host).json()
+    assert [(a["match_id"], a["seat"]) for a in mine["analyses"]] == [(mid, 1)]
     assert client.get("/analyses/mine?limit=0", headers=host).status_code == 400
     assert client.get("/analyses/mine").status_code == 401
     # stored: asking again answers it at once, without a new job or a rate charge

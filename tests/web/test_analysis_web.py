@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from paohuzi.server.process import ServerProcess
 from paohuzi.web.screenshots import DESKTOP, http
@@ -16,16 +18,22 @@ from .conftest import guest, open_page
 
 
 def _bots_match(web: ServerProcess, login: dict[str, Any]) -> int:
-    """A private one-round match of three random bots, played to its end."""
+    """A private one-round match: the guest in seat 1 under 托管 (the server plays it, as
+    for a player who asked), random bots in seats 0 and 2, played to its end."""
     tok = login["token"]
     code = http(web.http, "POST", "/rooms", {"rounds": 1, "public": False}, token=tok)["code"]
+    http(web.http, "POST", f"/rooms/{code}/join", {"seat": 1}, token=tok)
     http(web.http, "POST", f"/rooms/{code}/bots", {"bot": "random"}, token=tok)
-    match_id = int(http(web.http, "POST", f"/rooms/{code}/start", token=tok)["match_id"])
-    deadline = time.monotonic() + 60
-    h = {"Authorization": f"Bearer {tok}"}
-    while httpx.get(f"{web.http}/rooms/{code}", headers=h).json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots' match did not finish"
-        time.sleep(0.1)
+    ws_url = web.http.replace("http", "ws", 1) + f"/ws/{code}"
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"type": "auth", "token": tok}))
+        match_id = int(http(web.http, "POST", f"/rooms/{code}/start", token=tok)["match_id"])
+        ws.send(json.dumps({"type": "tuoguan", "on": True}))
+        deadline = time.monotonic() + 60
+        h = {"Authorization": f"Bearer {tok}"}
+        while httpx.get(f"{web.http}/rooms/{code}", headers=h).json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the match did not finish"
+            time.sleep(0.1)
     return match_id
 
 
@@ -35,6 +43,10 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
     match_id = _bots_match(web, login)
     page, watch = open_page(browser, web, login, DESKTOP, f"#/replay/{match_id}")
     page.wait_for_selector(".replay .table")
+    # the player's own replay opens at their seat, its 分析 at hand
+    page.wait_for_function("() => document.querySelector('[data-view-as]').value === '1'")
+    assert page.get_by_role("button", name="分析").is_enabled()
+    page.select_option("select[aria-label='视角']", index=0)  # as a spectator
     assert page.get_by_role("button", name="分析").is_disabled()  # a seat first, said so
     assert "先选择一个座位视角" in page.locator("[data-pick-seat]").inner_text()
     page.select_option("select[aria-label='视角']", "1")
@@ -56,10 +68,10 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
         # numbered among the seat's decisions (not by the round's step: "decision 12" was
         # the seat's fourth), with the step beside it
         n = decisions.index(marked[0]) + 1
-        assert f"第 {n} 个决定（第 {marked[0]['index'] + 1} 步）" in shown, shown
+        assert f"第 {n} 个决定（第 {marked[0]['index']} 步）" in shown, shown
         assert not re.search(r"\d\.\d{2}", shown), shown  # points to one decimal
         # The replay moved to the table as the seat saw it when it decided (step i: after
-        # the round's first i actions).
+        # the round's first i actions), the step the panel names.
         slider = page.locator(".stepper input[type=range]")
         assert slider.input_value() == str(marked[0]["index"]), slider.input_value()
     page.goto(f"{web.http}/#/account")

@@ -142,3 +142,33 @@ def test_a_chi_in_the_log_shows_faces_not_notation(browser: Any, web: ServerProc
     assert ":" not in "".join(words), words
     assert words[0].endswith("吃 六：六六陆"), words
     assert words[1].endswith("吃 贰：贰柒拾，比 二二贰"), words
+
+
+def test_english_lines_about_you_are_in_the_second_person(browser: Any, web: ServerProcess) -> None:
+    """The event lines are written for a seat's name ("Seat 2 turns up 叁"): about the
+    player they read "You turn up 叁" and "your pile", not "You turns up" or "You's"."""
+    page, watch = open_page(browser, web, None, PHONE, "")
+    page.wait_for_selector("main")
+    page.evaluate("() => localStorage.setItem('phz.lang', 'en')")
+    page.reload()
+    page.wait_for_selector("main")
+    got = page.evaluate(
+        """async () => {
+      const { t } = await import('/static/i18n.js');
+      const you = t('you');
+      return [t('ev_draw', { who: you, card: '叁' }), t('ev_pile', { who: you, card: '叁' }),
+        t('ev_pass', { who: you, card: '叁' }), t('ev_dead', { who: you }),
+        t('ev_hu', { who: you, card: '叁' }), t('on_offer', { who: you, how: 'draw' }),
+        t('ev_draw', { who: 'Seat 2', card: '叁' })];
+    }"""
+    )
+    assert got == [
+        "You turn up 叁",
+        "叁 goes to your pile",
+        "You pass on 叁",
+        "You have a dead hand",
+        "You win on 叁!",
+        "Your draw",
+        "Seat 2 turns up 叁",
+    ], got
+    assert watch.errors == [], watch.errors

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from paohuzi.server.process import ServerProcess
-from paohuzi.web.screenshots import PHONE, SIDEWAYS, bot_room, http, step
+from paohuzi.web.screenshots import DESKTOP, PHONE, SIDEWAYS, bot_room, http, step
 
 from .conftest import guest
 from .test_a11y import _critical
@@ -254,11 +254,14 @@ def test_tip_in_a_practice_game_shows_every_option_valued(
     assert ("close" in (page.locator(".tip-best").get_attribute("class") or "")) == (
         badge == "难分高下"
     )
-    # each other option's loss is the paired one the badge reads, with its error
+    # each other option shows how far behind the best it is, the gap between the values
+    # shown (never negative, never 0 beside a lower value), with its error
     losses = page.locator("[data-tip-option] [data-loss]").evaluate_all(
         "(els) => els.map((e) => [Number(e.dataset.loss), e.textContent])"
     )
     assert losses and all(f"{x:.2f} ± " in text for x, text in losses), losses
+    gaps = [values[0] - v for v in values[1:]]
+    assert [x for x, _ in losses] == pytest.approx(gaps), (losses, values)
     assert page.locator("[data-tip-left]").count() == 0  # every option valued here
     assert "±" in page.locator("[data-tip-option]").first.inner_text()
     page.screenshot(path=str(shots / "tip-phone.png"))
@@ -278,6 +281,16 @@ def test_tip_in_a_practice_game_shows_every_option_valued(
     assert "Best" in english or "Too close to call" in english, english
     page.screenshot(path=str(shots / "tip-sideways-en.png"))
     _hand_in_view(page)
+    # And on a desktop: the panel floats over the right-hand seat, wholly on the screen
+    # (below the status line it pushed the hand off the screen, its last options too).
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(300)
+    _hand_in_view(page)
+    w, h = page.evaluate("() => [innerWidth, innerHeight]")
+    panel = page.locator("[data-tip]").bounding_box()
+    assert panel is not None and panel["y"] >= 0 and panel["y"] + panel["height"] <= h + 0.5, panel
+    assert panel["x"] + panel["width"] <= w + 0.5, panel
+    page.screenshot(path=str(shots / "tip-desktop-en.png"))
     ctx.close()
 
 

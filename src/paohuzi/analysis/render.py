@@ -18,6 +18,7 @@ _WORDS = {
         "chose": "chose",
         "best": "best",
         "loss": "loss",
+        "colon": ": ",
         "summary": "{who}: {n} decisions, {loss:.2f} points lost per decision, "
         "agreement {agree:.0%} ({v})",
         "match": "Match",
@@ -34,13 +35,14 @@ _WORDS = {
         "chose": "选择",
         "best": "最佳",
         "loss": "损失",
-        "summary": "{who}: {n} 个决定, 每个决定平均损失 {loss:.2f} 分, 一致率 {agree:.0%} ({v})",
+        "colon": "：",
+        "summary": "{who}：{n} 个决定，每个决定平均损失 {loss:.2f} 分，一致率 {agree:.0%}（{v}）",
         "match": "全场",
         "worst": "最大失误",
         "better": "更好",
         "nothing": "没有欠佳以下的决定",
-        "fair": "数值: 本局期望得分, 只依据该座位当时所见 (每个决定抽样 {w} 个世界, "
-        "所有选项用同一批世界; ± 一个标准误)",
+        "fair": "数值：本局期望得分，只依据该座位当时所见（每个决定抽样 {w} 个世界，"
+        "所有选项用同一批世界；± 一个标准误）",
     },
 }
 
@@ -56,7 +58,7 @@ def _decision_line(d: DecisionReview, lang: str) -> list[str]:
     verdict = d.verdict.zh if lang == "zh" else d.verdict.value
     tags = f" [{' '.join(d.tags)}]" if d.tags else ""
     head = (
-        f"  #{d.index:<3} {w['seat']} {d.seat} {w['chose']} {d.chosen.text()}: "
+        f"  #{d.index:<3} {w['seat']} {d.seat} {w['chose']} {d.chosen.text()}{w['colon']}"
         f"{w['loss']} {d.loss:.2f}±{d.loss_se:.2f} {verdict}{tags}"
     )
     opts = "    " + "  ".join(
@@ -94,7 +96,7 @@ def review_text(r: MatchReview, lang: str = "en") -> str:
         verdict = d.verdict.zh if lang == "zh" else d.verdict.value
         lines.append(
             f"  {w['round'].format(n=d.round + 1)} #{d.index} {w['seat']} {d.seat}: "
-            f"{d.chosen.text()} → {w['better']} {better} (-{d.loss:.2f}, {verdict}"
+            f"{d.chosen.text()} → {w['better']} {better} ({w['loss']} {d.loss:.2f}, {verdict}"
             f"{', ' + ' '.join(d.tags) if d.tags else ''})"
         )
     return "\n".join(lines)

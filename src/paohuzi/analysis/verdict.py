@@ -93,9 +93,9 @@ def thresholds_text(lang: str = "en") -> str:
     """The thresholds as one line, for the output's header."""
     if lang == "zh":
         return (
-            f"判定: 损失 ≥{INACCURACY:g} 分为欠佳, ≥{MISTAKE:g} 为失误, ≥{BLUNDER:g} 为大错"
-            f" (失误、大错须损失减 {Z:g} 倍标准误仍达门槛, 跨两档时取轻者;"
-            f" 欠佳须超出 {Z:g} 倍标准误)"
+            f"判定：损失 ≥{INACCURACY:g} 分为欠佳，≥{MISTAKE:g} 为失误，≥{BLUNDER:g} 为大错"
+            f"（失误、大错须损失减 {Z:g} 倍标准误仍达门槛，跨两档时取轻者；"
+            f"欠佳须超出 {Z:g} 倍标准误）"
         )
     return (
         f"verdicts: a loss of ≥{INACCURACY:g} points is an inaccuracy, ≥{MISTAKE:g} a mistake,"

@@ -17,17 +17,21 @@ __all__ = ["analyse"]
 @app.command("analyse")
 def analyse(
     record: Annotated[Path, typer.Argument(help="A round or match record (JSON).")],
-    seat: Annotated[
-        int | None, typer.Option("--seat", min=0, max=2, help="Judge this seat only (0-2).")
-    ] = None,
+    seat: Annotated[int | None, typer.Option("--seat", help="Judge this seat only (0-2).")] = None,
     budget: Annotated[
-        int, typer.Option("--budget", min=1, max=1000, help="Sampled worlds per decision.")
+        int, typer.Option("--budget", help="Sampled worlds per decision (1-1000).")
     ] = 16,
     options: Annotated[
-        int, typer.Option("--options", min=2, max=20, help="Options valued per decision at most.")
+        int, typer.Option("--options", help="Options valued per decision at most (2-20).")
     ] = 6,
-    seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
-    lang: Annotated[str, typer.Option("--lang", help="Text language: zh or en.")] = "en",
+    seed: Annotated[
+        int,
+        typer.Option(
+            help="Seed of the sampling (the server uses the match's id: --seed ID "
+            "gives the browser's analysis of that match)."
+        ),
+    ] = 0,
+    lang: Annotated[str, typer.Option("--lang", help="Text language: zh or en.")] = "zh",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Value every option of every decision from the deciding seat's view (never the
@@ -43,6 +47,13 @@ def analyse(
 
     if lang not in ("zh", "en"):
         fail(f"--lang {lang!r}: choose zh or en")
+    for name, value, low, high in (
+        ("--seat", seat, 0, 2),
+        ("--budget", budget, 1, 1000),
+        ("--options", options, 2, 20),
+    ):
+        if value is not None and not low <= value <= high:
+            fail(f"{name} {value!r}: choose a whole number from {low} to {high}")
     try:
         text = record.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

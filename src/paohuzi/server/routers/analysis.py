@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from ...core.views import view
 from ..clubdb import ClubRoom
-from ..db import AnalysisRow
+from ..db import AnalysisRow, MatchRow, RoomSeat
 from ..deps import Db, Me, Srv
 from ..errors import ApiError
 from ..services.analysis import (
@@ -74,11 +74,18 @@ Limit = Annotated[int, Query(ge=1, le=100, description="how many recent analyses
 
 @router.get("/analyses/mine")
 async def my_analyses(me: Me, db: Db, limit: Limit = 20) -> dict[str, Any]:
-    """一致率 and points lost per decision over the caller's recent finished analyses."""
+    """一致率 and points lost per decision over the finished analyses of the seats the caller
+    played, recent first (whoever asked for them): a bot's seat the caller had analysed
+    in their match, or a stranger's, is not the caller's play."""
     rows = (
         await db.scalars(
             select(AnalysisRow)
-            .where(AnalysisRow.requested_by == me.id, AnalysisRow.status == "done")
+            .join(MatchRow, MatchRow.id == AnalysisRow.match_id)
+            .join(
+                RoomSeat,
+                (RoomSeat.room_id == MatchRow.room_id) & (RoomSeat.seat == AnalysisRow.seat),
+            )
+            .where(RoomSeat.account_id == me.id, AnalysisRow.status == "done")
             .order_by(AnalysisRow.finished_at.desc())
             .limit(limit)
         )

@@ -43,6 +43,9 @@ __all__ = [
 
 log = logging.getLogger("paohuzi.server")
 
+HINT_BATCHES = 2  # a 提示 values on twice a review's batch of worlds: on one (16), the best
+# and the next were too close to call nearly always, and its order often not the review's
+
 
 @dataclass(frozen=True)
 class AnalysisSettings:
@@ -224,7 +227,12 @@ class AnalysisPool:
         try:
             loop = asyncio.get_running_loop()
             out: dict[str, Any] = await loop.run_in_executor(
-                self._pool("hint"), hint_options, v, rules, self.settings.samples, seed
+                self._pool("hint"),
+                hint_options,
+                v,
+                rules,
+                HINT_BATCHES * self.settings.samples,
+                seed,
             )
             return out
         finally:

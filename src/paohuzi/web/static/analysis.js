@@ -47,7 +47,7 @@ function Graph({ decisions, pick, picked }) {
     <path d=${path} fill="none" stroke="#2a6" stroke-width="2" />
     ${decisions.map((d, i) => d.verdict !== "good" && html`<circle data-mistake=${d.index} cx=${x(i)} cy=${y(ys[i])}
       r=${picked === d ? 8 : 6} fill=${d.verdict === "blunder" ? "#c22" : d.verdict === "mistake" ? "#e70" : "#db2"}
-      stroke="rgba(0,0,0,0)" stroke-width="16" style="cursor:pointer" onClick=${() => pick(d)}><title>${verdictWord(d.verdict)} −${num(d.loss)}</title></circle>`)}
+      stroke="rgba(0,0,0,0)" stroke-width="16" style="cursor:pointer" onClick=${() => pick(d)}><title>${verdictWord(d.verdict)} · ${w("loss")} ${num(d.loss)}</title></circle>`)}
   </svg><figcaption class="muted small" data-legend>${w("graph")} ·
     ${[["inaccuracy", "#db2"], ["mistake", "#e70"], ["blunder", "#c22"]].map(([v, c]) => html`<span style=${`color:${c}`}>●</span> ${verdictWord(v)} `)}</figcaption></figure>`;
 }
@@ -55,7 +55,7 @@ function Graph({ decisions, pick, picked }) {
 /** One decision's options side by side with their values (the chosen one marked). */
 function Options({ d, n }) {
   return html`<div class="analysis-options" data-options=${d.index}>
-    <div>${w("decision_n", { n, step: d.index + 1 })} · ${w("chosen")} ${words(d.chosen.text)}：${w("loss")} ${num(d.loss)}±${num(d.loss_se)} ${verdictWord(d.verdict)} ${d.tags.join(" ")}</div>
+    <div>${w("decision_n", { n, step: d.index })} · ${w("chosen")} ${words(d.chosen.text)}：${w("loss")} ${num(d.loss)}±${num(d.loss_se)} ${verdictWord(d.verdict)} ${d.tags.join(" ")}</div>
     ${d.options.map((o) => html`<span class=${`analysis-option${o.id === d.chosen.id ? " chosen" : ""}${o.id === d.best.id ? " best" : ""}`}>
       <b>${words(o.text)}</b> ${o.value >= 0 ? "+" : ""}${num(o.value)}±${num(o.se)}</span>`)}
   </div>`;

@@ -345,8 +345,18 @@ export function setLang(l) {
 export function t(key, vars = {}) {
   const w = WORDS[key];
   let s = w ? w[current === "en" ? 1 : 0] : key;
+  const you = current === "en" && vars.who === WORDS.you[1];
   for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, String(v));
-  return s;
+  return you ? secondPerson(s) : s;
+}
+
+/** An English line about "You" in the second person: the lines are written for a seat's
+ * name ("Seat 2 turns up 叁", "Seat 2's pile"), which read "You turns up", "You's pile". */
+export function secondPerson(s) {
+  const verb = (v) => (v === "has" ? "have" : /(ss|sh|ch|x)es$/.test(v) ? v.slice(0, -2)
+    : /[^s]s$/.test(v) ? v.slice(0, -1) : v);
+  return s.replace(/(^|[.!?:] )You's\b/g, "$1Your").replace(/You's\b/g, "your")
+    .replace(/^You ([a-z]+)\b/, (_, v) => `You ${verb(v)}`);
 }
 
 /** A server error in words: the code translated. The server's reason (English) is kept

@@ -50,11 +50,14 @@ export function TipPanel({ tip, onClose }) {
   else if (tip.error) body = html`<p class="error">${tip.error}</p>`;
   else {
     const opts = [...tip.options].sort((a, b) => b.value - a.value);
-    // "最佳" only where the next option is behind by more than twice its error (the paired
-    // loss's): +1.75 ± 1.22 over +1.38 ± 0.83 is no verdict. Each other option shows that
-    // same paired loss with its error (it showed the gap between the means, 10.31 beside
-    // 难分高下, which read as a contradiction).
-    const clear = opts.length < 2 || opts[1].loss > 2 * opts[1].loss_se;
+    // Each other option shows how far it is behind the best, the gap between the values
+    // shown (measured on the same worlds, so it is a paired difference), with the paired
+    // error; "最佳" only where the next option is behind by more than twice that error:
+    // +1.75 ± 1.22 over +1.38 ± 0.83 is no verdict. (It showed the cross-fitted loss, whose
+    // best is picked on other worlds: "-1.69 less" beside values in order, or "0.00 less"
+    // for an option 3.4 behind, read as nonsense.)
+    const gap = (o) => Math.max(0, opts[0].value - o.value);
+    const clear = opts.length < 2 || gap(opts[1]) > 2 * opts[1].loss_se;
     const left = (tip.legal || opts.length) - opts.length;
     body = html`<ol class="tip-options">${opts.map((o, i) => html`<li key=${o.id} data-tip-option=${o.id}
         data-text=${o.text} class=${i === 0 ? "best" : ""}>
@@ -62,7 +65,7 @@ export function TipPanel({ tip, onClose }) {
       <span class="tip-value" data-value=${o.value}
           aria-label=${t("tip_value_label", { v: signed(o.value), se: o.se.toFixed(2) })}>${signed(o.value)} ± ${o.se.toFixed(2)}</span>
       ${i === 0 ? html`<span class=${`badge tip-best${clear ? "" : " close"}`}>${t(clear ? "tip_best" : "tip_close_call")}</span>`
-        : html`<span class="tip-loss" data-loss=${o.loss}>${t("tip_loss", { loss: o.loss.toFixed(2), se: o.loss_se.toFixed(2) })}</span>`}
+        : html`<span class="tip-loss" data-loss=${gap(o)}>${t("tip_loss", { loss: gap(o).toFixed(2), se: o.loss_se.toFixed(2) })}</span>`}
     </li>`)}</ol>
     ${left > 0 && html`<p class="muted" data-tip-left>${t("tip_left", { n: left })}</p>`}
     <p class="muted tip-note">${t("tip_note", { n: tip.worlds })}</p>`;
