@@ -5,6 +5,7 @@
 import { html, useEffect, useState } from "./vendor/htm-preact-standalone.js";
 import { api } from "./api.js";
 import { lang, errorWords } from "./i18n.js";
+import { OptionCards } from "./tip.js";
 
 const WORDS = {
   analyse: ["分析", "Analyse"],
@@ -12,6 +13,8 @@ const WORDS = {
   running: ["分析中…", "Analysing…"],
   failed: ["分析失败", "The analysis failed"],
   summary: ["一致率 {a}，每个决定平均损失 {l} 分", "agreement {a}, {l} points lost per decision"],
+  round_summary: ["第 {r} 局：", "Round {r}: "],
+  colors: ["绿：最佳　红框：你的选择", "green: the best · red frame: the choice made"],
   decision_n: ["第 {n} 个决定（第 {step} 步）", "decision {n} (step {step})"],
   heading: ["复盘", "Post-game analysis"],
   over_n: ["共 {n} 次分析", "over {n} analyses"],
@@ -34,30 +37,34 @@ const words = (text) => String(text).replace(/:/g, " ");
 
 /** The expected points after each decision, mistakes marked (a click picks one). */
 function Graph({ decisions, pick, picked }) {
-  const W = 320, H = 90, pad = 8;
+  const W = 480, H = 120, pad = 10;
   const ys = decisions.map((d) => d.expected ?? 0);
   const lo = Math.min(0, ...ys), hi = Math.max(0, ...ys);
   const x = (i) => pad + (decisions.length < 2 ? 0 : (i * (W - 2 * pad)) / (decisions.length - 1));
   const y = (v) => H - pad - ((v - lo) * (H - 2 * pad)) / (hi - lo || 1);
   const path = ys.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-  const label = (v, at) => html`<text x=${W - pad} y=${at} text-anchor="end" font-size="9" fill="#bbb">${v > 0 ? "+" : ""}${num(v)}</text>`;
-  return html`<figure class="analysis-figure"><svg class="analysis-graph" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label=${w("graph")}>
+  const label = (v, at) => html`<text x=${W - pad} y=${at} text-anchor="end" font-size="13" fill="#ccc">${v > 0 ? "+" : ""}${num(v)}</text>`;
+  // the 0 line's label only where it clears the top and bottom labels (they overlapped)
+  const zeroLabel = hi > 0 && lo < 0 && y(0) - pad > 16 && H - y(0) > 16;
+  return html`<figure class="analysis-figure"><svg class="analysis-graph" viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${w("graph")}>
     <line x1=${pad} x2=${W - pad} y1=${y(0)} y2=${y(0)} stroke="#999" stroke-dasharray="3 3" />
-    ${label(hi, pad + 3)} ${lo < 0 && label(lo, H - 1)} ${hi > 0 && lo < 0 && html`<text x=${W - pad} y=${y(0) - 2} text-anchor="end" font-size="9" fill="#bbb">0</text>`}
+    ${label(hi, pad + 4)} ${lo < 0 && label(lo, H - 2)} ${zeroLabel && html`<text x=${W - pad} y=${y(0) - 3} text-anchor="end" font-size="13" fill="#ccc">0</text>`}
     <path d=${path} fill="none" stroke="#2a6" stroke-width="2" />
     ${decisions.map((d, i) => d.verdict !== "good" && html`<circle data-mistake=${d.index} cx=${x(i)} cy=${y(ys[i])}
       r=${picked === d ? 8 : 6} fill=${d.verdict === "blunder" ? "#c22" : d.verdict === "mistake" ? "#e70" : "#db2"}
       stroke="rgba(0,0,0,0)" stroke-width="16" style="cursor:pointer" onClick=${() => pick(d)}><title>${verdictWord(d.verdict)} · ${w("loss")} ${num(d.loss)}</title></circle>`)}
-  </svg><figcaption class="muted small" data-legend>${w("graph")} ·
-    ${[["inaccuracy", "#db2"], ["mistake", "#e70"], ["blunder", "#c22"]].map(([v, c]) => html`<span style=${`color:${c}`}>●</span> ${verdictWord(v)} `)}</figcaption></figure>`;
+  </svg><figcaption class="muted small" data-legend>${w("graph")}：
+    ${[["inaccuracy", "#db2"], ["mistake", "#e70"], ["blunder", "#c22"]].map(([v, c]) => html`<span class="legend-item"><span style=${`color:${c}`}>●</span> ${verdictWord(v)}</span>`)}</figcaption></figure>`;
 }
 
 /** One decision's options side by side with their values (the chosen one marked). */
 function Options({ d, n }) {
   return html`<div class="analysis-options" data-options=${d.index}>
-    <div>${w("decision_n", { n, step: d.index })} · ${w("chosen")} ${words(d.chosen.text)}：${w("loss")} ${num(d.loss)}±${num(d.loss_se)} ${verdictWord(d.verdict)} ${d.tags.join(" ")}</div>
-    ${d.options.map((o) => html`<span class=${`analysis-option${o.id === d.chosen.id ? " chosen" : ""}${o.id === d.best.id ? " best" : ""}`}>
-      <b>${words(o.text)}</b> ${o.value >= 0 ? "+" : ""}${num(o.value)}±${num(o.se)}</span>`)}
+    <div>${w("decision_n", { n, step: d.index })} · ${w("chosen")} ${words(d.chosen.text)}${lang() === "zh" ? "：" : ": "}${w("loss")} ${num(d.loss)}±${num(d.loss_se)} ${verdictWord(d.verdict)} ${d.tags.join(" ")}</div>
+    <div class="analysis-option-list">${d.options.map((o) => html`<span class=${`analysis-option${o.id === d.chosen.id ? " chosen" : ""}${o.id === d.best.id ? " best" : ""}`}
+        data-text=${o.text}>
+      <span class="tip-cards"><${OptionCards} text=${o.text} /></span> ${o.value >= 0 ? "+" : ""}${num(o.value)}±${num(o.se)}</span>`)}</div>
+    <div class="muted small">${w("colors")}</div>
   </div>`;
 }
 

@@ -23,8 +23,9 @@ export function tipOffered(game) {
 
 const signed = (x) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${Math.abs(x).toFixed(2)}`;
 
-/** One option as the table draws it: 打 and a card, 碰 and its three, 吃 and its groups. */
-function OptionCards({ text }) {
+/** One option as the table draws it: 打 and a card, 碰 and its three, 吃 and its groups
+ * (the 提示 panel's, and the 复盘's options of a decision). */
+export function OptionCards({ text }) {
   const a = parseAction(text);
   if (a.kind === "胡") return html`<b class="tip-word hu">${t("act_hu")}</b>`;
   if (a.kind === "过") return html`<b class="tip-word">${t("act_pass")}</b>`;
