@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -74,6 +75,12 @@ def test_replay_analysis_graph_and_options(browser: Any, web: ServerProcess) -> 
         # the round's first i actions), the step the panel names.
         slider = page.locator(".stepper input[type=range]")
         assert slider.input_value() == str(marked[0]["index"]), slider.input_value()
+    # the record, downloaded for `paohuzi analyse` (a link would not send the token)
+    with page.expect_download() as dl:
+        page.locator("[data-download]").click()
+    assert dl.value.suggested_filename == f"paohuzi-match-{match_id}.json"
+    saved = json.loads(Path(dl.value.path()).read_text(encoding="utf-8"))
+    assert saved == http(web.http, "GET", f"/matches/{match_id}/record", token=login["token"])
     page.goto(f"{web.http}/#/account")
     page.wait_for_selector("[data-analysis-stats]")
     stats = page.locator("[data-analysis-stats]").inner_text()

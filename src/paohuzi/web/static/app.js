@@ -658,6 +658,23 @@ function RoomScreen({ code, spectate, invite }) {
   return html`<main class="screen"><p>${t("loading")}</p></main>`;
 }
 
+/** The match's record as a file (``paohuzi-match-ID.json``), for ``paohuzi analyse`` or
+ * ``paohuzi replay``: fetched with the session's token, which a plain link would not send,
+ * and saved as the server's bytes (parsed, its 64-bit seeds would lose their last digits
+ * and the file would deal other cards). */
+function downloadRecord(id, invite) {
+  const headers = session.token ? { Authorization: `Bearer ${session.token}` } : {};
+  fetch(`/matches/${id}/record${keyQuery(invite)}`, { headers }).then((r) => (r.ok ? r.blob()
+    : r.json().catch(() => ({})).then((e) => Promise.reject(new ApiError(e.code || "network", e.reason, r.status))))
+  ).then((blob) => {
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement("a");
+    a.href = url; a.download = `paohuzi-match-${id}.json`;
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }).catch((e) => alert(errorWords(e.code, e.reason)));
+}
+
 function Replay({ id, invite }) {
   const [seat, setSeat] = useState(null); // a seat, null (a spectator) or "open" (every hand shown)
   const [picked, setPicked] = useState(false); // whether the viewer chose a 视角 yet
@@ -710,6 +727,7 @@ function Replay({ id, invite }) {
   }));
   const header = html`<div class="replay-bar">
     <a class="btn small" href="#/" data-back aria-label=${t("to_lobby")}>‹ ${t("lobby")}</a>
+    <button class="btn small" data-download title=${t("download_why")} onClick=${() => downloadRecord(id, invite)}>${t("download_record")}</button>
     <label>${t("round_sel")} <select aria-label=${t("round_sel")} onChange=${(e) => { setRnd(Number(e.target.value)); setStep(0); }}>
       ${Array.from({ length: data.rounds }, (_, i) => html`<option value=${i} selected=${i === rnd}>${i + 1}</option>`)}</select></label>
     <label>${t("view_as")} <select aria-label=${t("view_as")} data-view-as

@@ -279,6 +279,8 @@ const WORDS = {
   err_http: ["请求失败", "The request failed"],
   // replay
   replay_of: ["回放：第 {id} 场", "Replay: match {id}"],
+  download_record: ["下载记录", "Download the record"],
+  download_why: ["本场的完整记录（JSON），可用 paohuzi analyse 复盘", "The match's whole record (JSON), for paohuzi analyse"],
   view_as: ["视角", "View as"],
   open_hands: ["全部手牌", "all hands"],
   spectator: ["旁观者", "spectator"],
