@@ -7,6 +7,7 @@ during the 结算 no clock runs and a reload shows the same 结算."""
 from __future__ import annotations
 
 import contextlib
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 
 from paohuzi.core.groups import HUXI, GroupKind, set_shape_huxi
 from paohuzi.server.process import ServerProcess
-from paohuzi.web.screenshots import DESKTOP, PHONE, SIDEWAYS, http, step
+from paohuzi.web.screenshots import DESKTOP, PHONE, SIDEWAYS, bot_room, http, step
 
 from .conftest import guest, open_page
 
@@ -176,3 +177,29 @@ def test_a_two_round_match_through_zhunbei_at_three_sizes(
     assert len(record["rounds"]) == 2
     for w in watches:
         assert [e for e in w.errors if "ERR_INTERNET" not in e] == []
+
+
+@pytest.mark.slow
+def test_a_claim_of_seven_options_leaves_the_hand_on_a_phone(
+    browser: Any, web: ServerProcess, shots: Path
+) -> None:
+    """A claim of five or more options takes two rows on an upright phone; the whole hand
+    and the claim bar stay on a 390×844 screen (the hand's fourth row fell below it under
+    a claim of five). Deal 25 against two heuristic bots, played by the first option each
+    time, offers seven (six 吃 and 过)."""
+    code, login = bot_room(web.http, "七选", 1, 25)
+    page, watch = open_page(browser, web, login, PHONE, f"#/room/{code}")
+    page.get_by_role("button", name="开始").click()
+    deadline = time.monotonic() + 90
+    while page.locator(".claimbar .claim").count() < 5:
+        assert time.monotonic() < deadline, "no claim of five options came"
+        assert not page.locator(".settlement").count(), "the round ended without one"
+        if step(page) is None:
+            page.wait_for_timeout(100)
+    b = page.evaluate(_BOXES)
+    page.screenshot(path=str(shots / "claim-seven-phone.png"))
+    assert len(b["bar"]) >= 6 and b["hand"], b  # the bar and its options, the hand
+    for left, top, right, bottom in b["hand"] + b["bar"]:
+        assert left >= -0.5 and top >= -0.5, b
+        assert right <= b["w"] + 0.5 and bottom <= b["h"] + 0.5, (b["w"], b["h"], b)
+    assert watch.errors == [], watch.errors
