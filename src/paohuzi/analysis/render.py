@@ -22,12 +22,14 @@ _WORDS = {
         "summary": "{who}: {n} decisions, {loss:.2f} points lost per decision, "
         "agreement {agree:.0%} ({v})",
         "match": "Match",
-        "worst": "Biggest mistakes",
+        "worst": "Biggest losses",
         "better": "better",
         "nothing": "no decision worse than good",
         "fair": "values: expected points for the round, from the seat's view only "
-        "({w} sampled worlds per decision, the same worlds for every option; ± one "
-        "standard error)",
+        "(sampled in batches of {w} worlds, more batches while a verdict is unsettled; the "
+        "options compared are played on the same worlds; a value's ± is one standard "
+        "error, a loss's allows for rare big wins); a loss is measured against a best "
+        "picked on other worlds, so it can differ from the gap between the values shown",
     },
     "zh": {
         "round": "第 {n} 局",
@@ -38,11 +40,12 @@ _WORDS = {
         "colon": "：",
         "summary": "{who}：{n} 个决定，每个决定平均损失 {loss:.2f} 分，一致率 {agree:.0%}（{v}）",
         "match": "全场",
-        "worst": "最大失误",
+        "worst": "损失最大的决定",
         "better": "更好",
-        "nothing": "没有欠佳以下的决定",
-        "fair": "数值：本局期望得分，只依据该座位当时所见（每个决定抽样 {w} 个世界，"
-        "所有选项用同一批世界；± 一个标准误）",
+        "nothing": "没有判为欠佳或更差的决定",
+        "fair": "数值：本局期望得分，只依据该座位当时所见（每批抽样 {w} 个世界，判定未定时"
+        "加批；比较的选项用同一批世界；数值 ± 一个标准误，损失的 ± 计入罕见的大胡）；"
+        "损失对照的最佳选项在另一半世界上选出，所以可能与所列数值之差不同",
     },
 }
 

@@ -97,8 +97,10 @@ class DecisionReview:
 
     @property
     def matches_best(self) -> bool:
-        """Whether the option chosen is the best valued one (一致)."""
-        return self.best is not None and self.best.action.id == self.chosen.id
+        """Whether the option chosen is the best valued one (一致), or tied with it: where
+        every option came out the same (+0.00 each, say) any choice agrees."""
+        o = self.values.option(self.chosen.id)
+        return self.best is not None and o is not None and o.mean >= self.best.mean
 
 
 @dataclass(frozen=True, slots=True)

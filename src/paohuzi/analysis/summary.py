@@ -15,7 +15,7 @@ __all__ = ["Summary", "summarize"]
 @dataclass(frozen=True, slots=True)
 class Summary:
     """``decisions`` judged, mean ``loss`` per decision (points), ``agreement`` (一致率:
-    the share whose choice was the best valued option), verdict counts and the
+    the share whose choice was the best valued option or tied with it), verdict counts and the
     ``worst`` decisions (judged worse than good, biggest loss first)."""
 
     decisions: int

@@ -19,7 +19,12 @@ def analyse(
     record: Annotated[Path, typer.Argument(help="A round or match record (JSON).")],
     seat: Annotated[int | None, typer.Option("--seat", help="Judge this seat only (0-2).")] = None,
     budget: Annotated[
-        int, typer.Option("--budget", help="Sampled worlds per decision (1-1000).")
+        int,
+        typer.Option(
+            "--budget",
+            help="Sampled worlds a batch (1-1000): a decision plays one batch, more while "
+            "its verdict is unsettled.",
+        ),
     ] = 16,
     options: Annotated[
         int, typer.Option("--options", help="Options valued per decision at most (2-20).")
