@@ -14,13 +14,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import random
 import time
 
 from paohuzi.analysis import Budget, review_match
 from paohuzi.analysis.values import choice_losses
-from paohuzi.arena import ARENA_RULES, deal_seed
+from paohuzi.arena import ARENA_RULES, deal_seed, mean_ci95
 from paohuzi.bots import make_bot
 from paohuzi.bots.handeval import DEFAULT_WEIGHTS
 from paohuzi.core.engine import new_game
@@ -41,15 +40,6 @@ def _round(name: str, seed: int, dealer: int, bot_seed: int) -> RoundRecord:
     return round_record(st)
 
 
-def _ci95(xs: list[float]) -> tuple[float, float, float]:
-    """The mean of ``xs`` and its 95 % normal interval."""
-    n = len(xs)
-    m = sum(xs) / n if n else 0.0
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, n - 1))
-    half = 1.96 * sd / math.sqrt(n) if n else 0.0
-    return m, m - half, m + half
-
-
 def measure(name: str, deals: int, seed: int, budget: Budget) -> dict[str, object]:
     """``name``'s loss per decision over ``deals`` deals in seat 0 (mean, 95 % interval)."""
     losses: list[float] = []
@@ -64,7 +54,7 @@ def measure(name: str, deals: int, seed: int, budget: Budget) -> dict[str, objec
         if ds:
             per_round.append(sum(d.loss for d in ds) / len(ds))
     mean = sum(losses) / len(losses) if losses else 0.0
-    rm, lo, hi = _ci95(per_round)
+    rm, lo, hi = mean_ci95(per_round)
     return {
         "decisions": len(losses),
         "rounds": len(per_round),
@@ -157,7 +147,7 @@ def measure_paired(
                 losses[n] += acc[n]
     bots = {}
     for n in names:
-        m, lo95, hi95 = _ci95(per_round[n])
+        m, lo95, hi95 = mean_ci95(per_round[n])
         bots[n] = {
             "loss_per_decision": round(sum(losses[n]) / max(1, len(losses[n])), 4),
             "round_mean_loss": round(m, 4),
@@ -166,7 +156,7 @@ def measure_paired(
     pairs = {}
     for a, b in itertools.pairwise(names):
         diff = [x - y for x, y in zip(per_round[a], per_round[b], strict=True)]
-        m, lo95, hi95 = _ci95(diff)
+        m, lo95, hi95 = mean_ci95(diff)
         same = sum(x == y for x, y in zip(losses[a], losses[b], strict=True))
         pairs[f"{a} - {b}"] = {
             "round_mean": round(m, 4),

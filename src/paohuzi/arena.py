@@ -39,6 +39,7 @@ __all__ = [
     "arena_bot",
     "deal_seed",
     "load_weights",
+    "mean_ci95",
     "play_bots",
     "play_deal",
     "play_round",
@@ -209,8 +210,8 @@ def _deals(
     yield from map_jobs(_work, jobs, backend=backend, workers=workers)
 
 
-def _ci(xs: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and its 95% normal interval."""
+def mean_ci95(xs: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and its 95% normal interval (the arena's, and the 复盘 metric's)."""
     n = len(xs)
     if n == 0:
         return 0.0, 0.0, 0.0
@@ -264,7 +265,7 @@ def summarize(names: Sequence[str], results: Sequence[list[RoundOutcome]]) -> di
     bots: dict[str, Any] = {}
     for n in distinct:
         st = stats[n]
-        mean, lo, hi = _ci(per_deal[n])
+        mean, lo, hi = mean_ci95(per_deal[n])
         n_seats = max(1, int(st["seats"]))
         bots[n] = {
             "mean_score": round(mean, 4),
@@ -285,7 +286,7 @@ def summarize(names: Sequence[str], results: Sequence[list[RoundOutcome]]) -> di
     if len(distinct) >= 2:
         a, b = distinct[0], distinct[1]
         diffs = [x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)]
-        mean, lo, hi = _ci(diffs)
+        mean, lo, hi = mean_ci95(diffs)
         out["diff"] = {"a": a, "b": b, "mean": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}
     return out
 
