@@ -191,6 +191,7 @@ async def start(code: str, me: Me, db: Db, request: Request, srv: Srv) -> dict[s
         seeds.pop(room.code, None)
         set_committed_value(room, "status", "playing")
         await open_table(srv.hub, room, seats, row, match)
-        if sum(s.bot is None for s in seats) == 1:  # a practice game: its 提示 soon asked
-            app_pool(request.app.state).warm_hints()
-        return {"match_id": row.id, "room": await room_json(db, room, me)}
+        started = {"match_id": row.id, "room": await room_json(db, room, me)}
+    if sum(s.bot is None for s in seats) == 1:  # a practice game: its 提示 soon asked
+        app_pool(request.app.state).warm_hints()  # (a process start: not under the lock)
+    return started
